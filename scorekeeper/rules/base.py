@@ -1,0 +1,368 @@
+"""Plain data the rules engine works on, and the base class of every ruleset."""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .errors import InvalidOptions, RuleError
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat at the table: the player's id (as clients see it) and name."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything needed to score the next round; indexed by seat."""
+
+    rounds_played: int
+    scores: tuple[int, ...]
+    eliminated_in_round: tuple[int | None, ...]
+    dealer: int | None
+    """Seat that deals the next round; ``None`` once the game is finished."""
+    starter: int | None
+    """Seat that starts the next round; ``None`` once the game is finished."""
+    winners: tuple[int, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.dealer is None
+
+    def is_active(self, seat: int) -> bool:
+        """Whether the player in ``seat`` is still in the game."""
+        return self.eliminated_in_round[seat] is None
+
+    def active_seats(self) -> list[int]:
+        """Seats still in the game, in seat order."""
+        return [seat for seat, out in enumerate(self.eliminated_in_round) if out is None]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready copy, for storage."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+        """Rebuild a state stored with :meth:`to_dict`."""
+        return cls(**{f.name: _tuples(data[f.name]) for f in dataclasses.fields(cls)})
+
+
+def _tuples(value: Any) -> Any:
+    """Turn JSON lists back into the tuples the frozen dataclasses hold."""
+    if isinstance(value, list):
+        return tuple(_tuples(item) for item in value)
+    return value
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """Who deals and who starts the coming round (player ids)."""
+
+    number: int
+    dealer: int
+    starter: int
+    cards_each: int | None = None
+    pack: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready copy, leaving out what the ruleset does not use."""
+        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The game's status, next round and winners as they stand."""
+
+    status: str
+    next_round: NextRound | None
+    winners: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready copy."""
+        return {
+            "status": self.status,
+            "next_round": self.next_round.to_dict() if self.next_round else None,
+            "winners": list(self.winners),
+        }
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """A scored round: its result (JSON-ready) and the state after it."""
+
+    result: dict[str, Any]
+    state: GameState
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a ruleset: its default and the values it allows."""
+
+    name: str
+    description: str
+    default: Any
+    kind: str
+    """``integer``, ``choice`` or ``even_integers``."""
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    max_items: int | None = None
+    default_for: Callable[[int], Any] | None = field(default=None, compare=False)
+    """Computes the default from the number of players, when it depends on it."""
+
+    def default_value(self, player_count: int) -> Any:
+        """The default for a table of ``player_count`` players."""
+        return self.default_for(player_count) if self.default_for else self.default
+
+    def describe(self) -> dict[str, Any]:
+        """The option as the rulesets listing shows it."""
+        allowed: dict[str, Any] = {"type": self.kind}
+        for key in ("minimum", "maximum", "max_items"):
+            if getattr(self, key) is not None:
+                allowed[key] = getattr(self, key)
+        if self.choices:
+            allowed["choices"] = list(self.choices)
+        return {"description": self.description, "default": self.default, "allowed": allowed}
+
+
+def is_integer(value: Any) -> bool:
+    """Whether ``value`` is a JSON integer (booleans are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+Entry = TypeVar("Entry")
+
+
+class Ruleset(ABC, Generic[Entry]):
+    """The rules of one game: options, the first round, and scoring a round.
+
+    An instance is bound to one table (its players in seat order and its
+    resolved options). Every method is pure: the same state and entry always
+    give the same outcome.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+    chooses_starter: ClassVar[bool]
+    """Whether the table names round 1's starter (else it follows the dealer)."""
+    state_class: ClassVar[type[GameState]] = GameState
+
+    def __init__(self, players: Sequence[Player], options: Mapping[str, Any] | None = None) -> None:
+        self.players = tuple(players)
+        count = len(self.players)
+        if not self.min_players <= count <= self.max_players:
+            raise InvalidOptions(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, "
+                f"not {count}.",
+                {"players": [f"Give {self.min_players} to {self.max_players} players."]},
+            )
+        self.options = self._resolve_options(options or {})
+        self._seat_of = {player.id: seat for seat, player in enumerate(self.players)}
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        """The ruleset as the rulesets listing shows it."""
+        return {
+            "name": cls.name,
+            "title": cls.title,
+            "min_players": cls.min_players,
+            "max_players": cls.max_players,
+            "chooses_starter": cls.chooses_starter,
+            "options": {spec.name: spec.describe() for spec in cls.option_specs},
+        }
+
+    def _resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Check the given options and fill in the defaults."""
+        specs = {spec.name: spec for spec in self.option_specs}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            raise InvalidOptions(
+                f"{self.title} has no option {unknown[0]!r}.",
+                {"options": {name: ["Unknown option."] for name in unknown}},
+            )
+        resolved = {name: spec.default_value(len(self.players)) for name, spec in specs.items()}
+        resolved.update(given)
+        problems = {
+            name: [problem]
+            for name, spec in specs.items()
+            if (problem := self._option_problem(spec, resolved[name], resolved))
+        }
+        if problems:
+            name, (problem,) = next(iter(problems.items()))
+            raise InvalidOptions(f"Option {name}: {problem}", {"options": problems})
+        if isinstance(resolved.get("halve_at"), tuple | list):
+            resolved["halve_at"] = sorted(resolved["halve_at"])
+        return resolved
+
+    def _option_problem(self, spec: OptionSpec, value: Any, options: Mapping[str, Any]) -> str | None:
+        """Why ``value`` is not allowed for ``spec``, or ``None`` if it is."""
+        maximum = self.option_maximum(spec, options)
+        if spec.kind == "choice":
+            if value not in spec.choices:
+                return f"choose one of {', '.join(spec.choices)}."
+            return None
+        if spec.kind == "integer":
+            if not is_integer(value) or not spec.minimum <= value <= maximum:  # type: ignore[operator]
+                return f"give a whole number from {spec.minimum} to {maximum}."
+            return None
+        if spec.kind == "even_integers":
+            if not isinstance(value, list | tuple) or len(value) > (spec.max_items or 0):
+                return f"give a list of at most {spec.max_items} scores."
+            if len(set(v for v in value if is_integer(v))) != len(value):
+                return "give distinct whole numbers."
+            if any(v % 2 or not spec.minimum <= v <= maximum for v in value):  # type: ignore[operator]
+                return f"each score must be even and from {spec.minimum} to {maximum}."
+            return None
+        raise AssertionError(f"unknown option kind {spec.kind}")
+
+    def option_maximum(self, spec: OptionSpec, options: Mapping[str, Any]) -> int | None:
+        """The largest value allowed for ``spec``, which may depend on other options."""
+        return spec.maximum
+
+    # Seats and players
+
+    def seat_of(self, player_id: int) -> int | None:
+        """The seat of ``player_id``, or ``None`` if they are not at this table."""
+        return self._seat_of.get(player_id) if is_integer(player_id) else None
+
+    def name_of(self, seat: int) -> str:
+        """The name of the player in ``seat``."""
+        return self.players[seat].name
+
+    def next_active_seat(self, state: GameState, seat: int) -> int:
+        """The first active seat clockwise after ``seat``."""
+        count = len(self.players)
+        for step in range(1, count + 1):
+            candidate = (seat + step) % count
+            if state.is_active(candidate):
+                return candidate
+        raise AssertionError("no active seat")
+
+    def clockwise_from(self, seat: int) -> list[int]:
+        """Every seat, starting at ``seat`` and going clockwise."""
+        count = len(self.players)
+        return [(seat + step) % count for step in range(count)]
+
+    # The game
+
+    def start(self, dealer: int, starter: int | None) -> GameState:
+        """The state before round 1, with the table's first dealer and starter seats."""
+        count = len(self.players)
+        problems = {}
+        if not (is_integer(dealer) and 0 <= dealer < count):
+            problems["dealer"] = [f"Give a seat from 0 to {count - 1}."]
+        if starter is not None and not self.chooses_starter:
+            problems["starter"] = [f"In {self.title} the player at the dealer's left starts."]
+        elif starter is not None and not (is_integer(starter) and 0 <= starter < count):
+            problems["starter"] = [f"Give a seat from 0 to {count - 1}."]
+        if problems:
+            field_name, (problem,) = next(iter(problems.items()))
+            raise InvalidOptions(f"The first {field_name}: {problem}", problems)
+        state = self.state_class(
+            rounds_played=0,
+            scores=(0,) * count,
+            eliminated_in_round=(None,) * count,
+            dealer=dealer,
+            starter=(dealer + 1) % count if starter is None else starter,
+            **self._initial_extra(),
+        )
+        return state
+
+    def _initial_extra(self) -> dict[str, Any]:
+        """Ruleset-specific fields of the state before round 1."""
+        return {}
+
+    def standing(self, state: GameState) -> Standing:
+        """Status, next round and winners (player ids) for ``state``."""
+        winners = tuple(self.players[seat].id for seat in state.winners)
+        if state.finished:
+            return Standing("finished", None, winners)
+        return Standing("in_progress", self.next_round(state), winners)
+
+    def next_round(self, state: GameState) -> NextRound:
+        """Who deals and starts the round after ``state``."""
+        assert state.dealer is not None and state.starter is not None
+        return NextRound(
+            number=state.rounds_played + 1,
+            dealer=self.players[state.dealer].id,
+            starter=self.players[state.starter].id,
+        )
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> GameState:
+        """Rebuild a stored state of this ruleset."""
+        return self.state_class.from_dict(data)
+
+    @abstractmethod
+    def parse_entry(self, raw: Mapping[str, Any]) -> Entry:
+        """Turn a well-typed entry (already checked by the API schema) into the ruleset's entry."""
+
+    @abstractmethod
+    def play(self, state: GameState, entry: Entry) -> RoundOutcome:
+        """Score one round; raise :class:`RuleError` if the entry breaks the rules."""
+
+    # Shared checks and steps
+
+    def _check_one_per_active(
+        self, state: GameState, player_ids: Sequence[int], field_name: str, noun: str
+    ) -> list[int]:
+        """Check the entry names each active player exactly once; return their seats in order."""
+        seats: list[int] = []
+        for index, player_id in enumerate(player_ids):
+            seat = self.seat_of(player_id)
+            where = {field_name: {str(index): {"player": ["Not a player in this game."]}}}
+            if seat is None:
+                raise RuleError(f"Player {player_id} is not at this table.", where)
+            if not state.is_active(seat):
+                where[field_name][str(index)]["player"] = ["Eliminated."]
+                raise RuleError(
+                    f"{self.name_of(seat)} was eliminated in round "
+                    f"{state.eliminated_in_round[seat]} and takes no part.",
+                    where,
+                )
+            if seat in seats:
+                where[field_name][str(index)]["player"] = ["Listed twice."]
+                raise RuleError(f"{self.name_of(seat)} has two {noun}s in this round.", where)
+            seats.append(seat)
+        missing = [seat for seat in state.active_seats() if seat not in seats]
+        if missing:
+            names = ", ".join(self.name_of(seat) for seat in missing)
+            raise RuleError(
+                f"Give a {noun} for every player still in the game; missing: {names}.",
+                {field_name: [f"Missing: {names}."]},
+            )
+        return seats
+
+    def _finish_round(
+        self,
+        state: GameState,
+        new_scores: Sequence[int],
+        eliminated: Sequence[int],
+        low_seats: Sequence[int],
+    ) -> tuple[tuple[int | None, ...], tuple[int, ...], bool]:
+        """Apply eliminations and end-of-game; return (eliminated_in_round, winners, finished).
+
+        ``low_seats`` are the seats that contend for a shared win when the
+        round knocks out everyone still active.
+        """
+        number = state.rounds_played + 1
+        out = tuple(
+            number if seat in eliminated else was for seat, was in enumerate(state.eliminated_in_round)
+        )
+        still_active = [seat for seat, o in enumerate(out) if o is None]
+        if len(still_active) == 1:
+            return out, (still_active[0],), True
+        if not still_active:
+            lowest = min(new_scores[seat] for seat in low_seats)
+            return out, tuple(s for s in low_seats if new_scores[s] == lowest), True
+        return out, (), False

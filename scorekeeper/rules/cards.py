@@ -1,0 +1,58 @@
+"""Playing-card codes: parsing, canonical form and point values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import RuleError
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("S", "H", "D", "C")
+JOKER = "JK"
+
+_SUIT_ALIASES = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_RANK_ALIASES = {rank: rank for rank in RANKS} | {"T": "10"}
+_JOKER_ALIASES = {"JK", "X", "JOKER"}
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card: a rank and a suit, or a joker (rank and suit both ``None``)."""
+
+    rank: str | None
+    suit: str | None
+
+    @property
+    def is_joker(self) -> bool:
+        """Whether this card is a joker."""
+        return self.rank is None
+
+    @property
+    def code(self) -> str:
+        """The canonical code: rank then suit, upper case (``10H``, ``QS``, ``JK``)."""
+        return JOKER if self.rank is None else f"{self.rank}{self.suit}"
+
+    @property
+    def rank_order(self) -> int:
+        """Position of the rank from 2 (0) up to ace (12); jokers have none."""
+        if self.rank is None:
+            raise ValueError("a joker has no rank order")
+        return RANKS.index(self.rank)
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def parse_card(code: str) -> Card:
+    """Parse a card code such as ``10h``, ``TS``, ``Q♠`` or ``JK``."""
+    text = code.strip().upper() if isinstance(code, str) else ""
+    if text in _JOKER_ALIASES:
+        return Card(None, None)
+    if len(text) >= 2:
+        rank = _RANK_ALIASES.get(text[:-1])
+        suit = _SUIT_ALIASES.get(text[-1])
+        if rank is not None and suit is not None:
+            return Card(rank, suit)
+    raise RuleError(
+        f"{code!r} is not a card; write the rank then the suit, like 10H, QS or JK for a joker."
+    )

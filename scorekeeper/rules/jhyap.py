@@ -1,0 +1,255 @@
+"""Jhyap (Dhumbai / Dhumbal): call low, or pay the penalty."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .base import GameState, OptionSpec, Player, RoundOutcome, Ruleset, is_integer
+from .cards import Card, parse_card
+from .errors import RuleError
+
+MAX_HAND_CARDS = 5
+MAX_HAND_TOTAL = 50
+
+
+def card_value(card: Card) -> int:
+    """Jhyap value of a card: joker 0, ace 1, pips at face value, J/Q/K 10."""
+    if card.is_joker:
+        return 0
+    if card.rank == "A":
+        return 1
+    if card.rank in ("J", "Q", "K"):
+        return 10
+    return int(card.rank)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One player's hand at the call: its total, or the cards it held."""
+
+    player: int
+    total: int | None = None
+    cards: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class JhyapEntry:
+    """What the table enters after a Jhyap round."""
+
+    caller: int
+    hands: tuple[Hand, ...]
+
+
+class Jhyap(Ruleset[JhyapEntry]):
+    """Jhyap as ``rules.md`` decides it."""
+
+    name = "jhyap"
+    title = "Jhyap"
+    min_players = 2
+    max_players = 5
+    chooses_starter = True
+    option_specs = (
+        OptionSpec("call_limit", "Highest hand total that may call Jhyap.", 5, "integer", 0, 50),
+        OptionSpec("caller_penalty", "Points added to a caller who is beaten.", 30, "integer", 0, 1000),
+        OptionSpec(
+            "caller_tie",
+            "Who wins a tie between the caller and the lowest other hand.",
+            "caller_wins",
+            "choice",
+            choices=("caller_wins", "caller_loses"),
+        ),
+        OptionSpec(
+            "elimination_limit", "A running total above this eliminates.", 200, "integer", 1, 10000
+        ),
+        OptionSpec(
+            "halve_at",
+            "Running totals that are halved when reached exactly.",
+            [100, 200],
+            "even_integers",
+            minimum=2,
+            max_items=10,
+        ),
+        OptionSpec(
+            "decks",
+            "Decks shuffled together (52 cards and 2 jokers each).",
+            1,
+            "integer",
+            1,
+            2,
+            default_for=lambda players: 2 if players > 4 else 1,
+        ),
+    )
+
+    def option_maximum(self, spec: OptionSpec, options: Mapping[str, Any]) -> int | None:
+        """``halve_at`` scores may not exceed the elimination limit."""
+        if spec.name == "halve_at":
+            limit = options.get("elimination_limit")
+            return limit if is_integer(limit) else 0
+        return spec.maximum
+
+    def parse_entry(self, raw: Mapping[str, Any]) -> JhyapEntry:
+        """Build the entry from its JSON form."""
+        hands = tuple(
+            Hand(
+                player=hand["player"],
+                total=hand.get("total"),
+                cards=tuple(hand["cards"]) if hand.get("cards") is not None else None,
+            )
+            for hand in raw["hands"]
+        )
+        return JhyapEntry(caller=raw["caller"], hands=hands)
+
+    def play(self, state: GameState, entry: JhyapEntry) -> RoundOutcome:
+        """Score one Jhyap round (rules 3 to 8)."""
+        if state.finished:
+            raise RuleError("The game is over; no more rounds can be recorded.")
+        assert state.dealer is not None and state.starter is not None
+        seats = self._check_one_per_active(state, [h.player for h in entry.hands], "hands", "hand")
+        totals, cards = self._hand_totals(entry.hands, seats)
+        caller = self._check_caller(entry.caller, seats, totals)
+
+        # Rule 4: the call, and each player's round points.
+        others = [totals[seat] for seat in seats if seat != caller]
+        lowest_other = min(others)
+        if self.options["caller_tie"] == "caller_wins":
+            caller_succeeded = lowest_other >= totals[caller]
+        else:
+            caller_succeeded = lowest_other > totals[caller]
+        points = dict(totals)
+        points[caller] = 0 if caller_succeeded else self.options["caller_penalty"] + totals[caller]
+
+        # Rules 5 and 6: running totals, halving (once), elimination.
+        scores = list(state.scores)
+        halved: set[int] = set()
+        for seat in seats:
+            scores[seat] += points[seat]
+            if scores[seat] in self.options["halve_at"]:
+                scores[seat] //= 2
+                halved.add(seat)
+        eliminated = [s for s in seats if scores[s] > self.options["elimination_limit"]]
+        out, winners, finished = self._finish_round(state, scores, eliminated, seats)
+
+        new_state = GameState(
+            rounds_played=state.rounds_played + 1,
+            scores=tuple(scores),
+            eliminated_in_round=out,
+            dealer=None,
+            starter=None,
+            winners=winners,
+        )
+        if not finished:
+            dealer, starter = self._next_turns(new_state, state.dealer, totals)
+            new_state = replace(new_state, dealer=dealer, starter=starter)
+
+        results = [
+            {
+                "player": self.players[seat].id,
+                "hand": totals[seat],
+                "cards": cards.get(seat),
+                "points": points[seat],
+                "score_before": state.scores[seat],
+                "score_after": scores[seat],
+                "halved": seat in halved,
+                "eliminated": seat in eliminated,
+            }
+            for seat in sorted(seats)
+        ]
+        result = {
+            "number": new_state.rounds_played,
+            "dealer": self.players[state.dealer].id,
+            "starter": self.players[state.starter].id,
+            "caller": self.players[caller].id,
+            "caller_succeeded": caller_succeeded,
+            "results": results,
+            "game": self.standing(new_state).to_dict(),
+        }
+        return RoundOutcome(result=result, state=new_state)
+
+    def _hand_totals(
+        self, hands: Sequence[Hand], seats: Sequence[int]
+    ) -> tuple[dict[int, int], dict[int, list[str]]]:
+        """Each seat's hand total, and the canonical cards of hands entered as cards."""
+        totals: dict[int, int] = {}
+        cards: dict[int, list[str]] = {}
+        deck_use: Counter[str] = Counter()
+        for index, (hand, seat) in enumerate(zip(hands, seats, strict=True)):
+            name = self.name_of(seat)
+
+            def fail(message: str, problem: str, field_name: str = "total") -> RuleError:
+                return RuleError(message, {"hands": {str(index): {field_name: [problem]}}})
+
+            if (hand.total is None) == (hand.cards is None):
+                raise fail(
+                    f"Give {name}'s hand as a total or as cards, not both or neither.",
+                    "Give total or cards.",
+                )
+            if hand.total is not None:
+                if not is_integer(hand.total) or not 0 <= hand.total <= MAX_HAND_TOTAL:
+                    raise fail(
+                        f"{name}'s hand total must be from 0 to {MAX_HAND_TOTAL}.",
+                        f"Must be from 0 to {MAX_HAND_TOTAL}.",
+                    )
+                totals[seat] = hand.total
+                continue
+            assert hand.cards is not None
+            if not 1 <= len(hand.cards) <= MAX_HAND_CARDS:
+                raise fail(
+                    f"A hand holds 1 to {MAX_HAND_CARDS} cards; {name}'s has {len(hand.cards)}.",
+                    f"Give 1 to {MAX_HAND_CARDS} cards.",
+                    "cards",
+                )
+            try:
+                parsed = [parse_card(code) for code in hand.cards]
+            except RuleError as error:
+                raise fail(f"In {name}'s hand: {error.message}", "Not a card code.", "cards") from None
+            totals[seat] = sum(card_value(card) for card in parsed)
+            cards[seat] = [card.code for card in parsed]
+            deck_use.update(cards[seat])
+        self._check_deck(deck_use)
+        return totals, cards
+
+    def _check_deck(self, deck_use: Counter[str]) -> None:
+        """Check the round's cards fit the deck (each card ``decks`` times, jokers twice that)."""
+        decks = self.options["decks"]
+        for code, count in sorted(deck_use.items()):
+            allowed = 2 * decks if code == "JK" else decks
+            if count > allowed:
+                what = "jokers" if code == "JK" else f"copies of {code}"
+                deck_words = "one deck" if decks == 1 else f"{decks} decks"
+                raise RuleError(
+                    f"The round has {count} {what}, but {deck_words} hold only {allowed}.",
+                    {"hands": [f"Too many {what} for {deck_words}."]},
+                )
+
+    def _check_caller(self, caller_id: int, seats: Sequence[int], totals: Mapping[int, int]) -> int:
+        """Rule 3: the caller is a player in the round, within the call limit."""
+        caller = self.seat_of(caller_id)
+        if caller is None or caller not in seats:
+            raise RuleError(
+                "The caller must be one of the players in this round.",
+                {"caller": ["Not a player in this round."]},
+            )
+        limit = self.options["call_limit"]
+        if totals[caller] > limit:
+            raise RuleError(
+                f"{self.name_of(caller)} called Jhyap with {totals[caller]} points; "
+                f"the call limit is {limit}.",
+                {"caller": [f"Over the call limit of {limit}."]},
+            )
+        return caller
+
+    def _next_turns(self, state: GameState, dealer: int, totals: Mapping[int, int]) -> tuple[int, int]:
+        """Rules 1 and 7: the next dealer and the next starter (seats)."""
+        next_dealer = self.next_active_seat(state, dealer)
+        contenders = [seat for seat in totals if state.is_active(seat)]
+        lowest = min(totals[seat] for seat in contenders)
+        next_starter = next(
+            seat
+            for seat in self.clockwise_from((dealer + 1) % len(self.players))
+            if seat in contenders and totals[seat] == lowest
+        )
+        return next_dealer, next_starter
+

@@ -1,0 +1,21 @@
+"""The registry of rulesets by name."""
+
+from __future__ import annotations
+
+from .base import Ruleset
+from .errors import UnknownRuleset
+from .jhyap import Jhyap
+from .twenty_two import TwentyTwo
+
+RULESETS: dict[str, type[Ruleset]] = {"jhyap": Jhyap, "twenty-two": TwentyTwo}
+
+
+def get_ruleset(name: str) -> type[Ruleset]:
+    """The ruleset class called ``name``."""
+    try:
+        return RULESETS[name]
+    except (KeyError, TypeError):
+        raise UnknownRuleset(
+            f"There is no ruleset {name!r}; choose one of {', '.join(RULESETS)}.",
+            {"ruleset": [f"Choose one of {', '.join(RULESETS)}."]},
+        ) from None

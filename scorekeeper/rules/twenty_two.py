@@ -1,0 +1,201 @@
+"""Twenty Two: avoid taking the last trick; 22 points knocks you out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .base import GameState, NextRound, OptionSpec, RoundOutcome, Ruleset
+from .cards import Card, parse_card
+from .errors import RuleError
+
+DECK_SIZE = 52
+
+
+def card_value(card: Card) -> int:
+    """Twenty Two points of a card: ace 11, J/Q/K 10, pips at face value."""
+    if card.rank == "A":
+        return 11
+    if card.rank in ("J", "Q", "K"):
+        return 10
+    return int(card.rank)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Play:
+    """One player's card in the final trick."""
+
+    player: int
+    card: str
+
+
+@dataclass(frozen=True)
+class TwentyTwoEntry:
+    """What the table enters after a Twenty Two round: the final trick in the order played."""
+
+    last_trick: tuple[Play, ...]
+
+
+@dataclass(frozen=True)
+class TwentyTwoState(GameState):
+    """The shared state plus each seat's score pile and the coming deal size."""
+
+    piles: tuple[tuple[str, ...], ...] = ()
+    cards_each: int = 0
+
+    @property
+    def pack(self) -> int:
+        """Cards left to deal from: the deck minus every card kept in a score pile."""
+        return DECK_SIZE - sum(len(pile) for pile in self.piles)
+
+
+class TwentyTwo(Ruleset[TwentyTwoEntry]):
+    """Twenty Two as ``rules.md`` decides it."""
+
+    name = "twenty-two"
+    title = "Twenty Two"
+    min_players = 2
+    max_players = 6
+    chooses_starter = False
+    state_class = TwentyTwoState
+    option_specs = (
+        OptionSpec(
+            "elimination_limit", "A running total this high or higher eliminates.", 22, "integer", 1, 1000
+        ),
+        OptionSpec("first_deal", "Cards dealt to each player in round 1.", 7, "integer", 1, 26),
+        OptionSpec(
+            "tie_scores",
+            "Who scores when the final trick's highest rank is tied.",
+            "tied",
+            "choice",
+            choices=("tied", "all"),
+        ),
+    )
+
+    def option_maximum(self, spec: OptionSpec, options: Mapping[str, Any]) -> int | None:
+        """The first deal must leave a card for everyone: at most floor(52 / players)."""
+        if spec.name == "first_deal":
+            return DECK_SIZE // len(self.players)
+        return spec.maximum
+
+    def _initial_extra(self) -> dict[str, Any]:
+        """Empty score piles and the first deal size."""
+        return {"piles": ((),) * len(self.players), "cards_each": self.options["first_deal"]}
+
+    def next_round(self, state: GameState) -> NextRound:
+        """Dealer and starter, plus how many cards to deal and the pack size."""
+        assert isinstance(state, TwentyTwoState)
+        return replace(super().next_round(state), cards_each=state.cards_each, pack=state.pack)
+
+    def parse_entry(self, raw: Mapping[str, Any]) -> TwentyTwoEntry:
+        """Build the entry from its JSON form."""
+        return TwentyTwoEntry(
+            last_trick=tuple(Play(player=p["player"], card=p["card"]) for p in raw["last_trick"])
+        )
+
+    def play(self, state: GameState, entry: TwentyTwoEntry) -> RoundOutcome:
+        """Score one Twenty Two round (rules 4 to 7)."""
+        assert isinstance(state, TwentyTwoState)
+        if state.finished:
+            raise RuleError("The game is over; no more rounds can be recorded.")
+        assert state.dealer is not None and state.starter is not None
+        seats = self._check_one_per_active(
+            state, [play.player for play in entry.last_trick], "last_trick", "final card"
+        )
+        cards = self._check_trick(state, entry.last_trick, seats)
+
+        # Rule 4: the highest rank takes the trick; ties score as tie_scores says.
+        highest = max(card.rank_order for card in cards)
+        tied = [seat for seat, card in zip(seats, cards, strict=True) if card.rank_order == highest]
+        takers = tied if len(tied) == 1 or self.options["tie_scores"] == "tied" else list(seats)
+        card_of = dict(zip(seats, cards, strict=True))
+        points = {seat: card_value(card_of[seat]) if seat in takers else 0 for seat in seats}
+
+        # Rule 5: elimination at the limit or above.
+        scores = list(state.scores)
+        piles = [list(pile) for pile in state.piles]
+        for seat in takers:
+            scores[seat] += points[seat]
+            piles[seat].append(card_of[seat].code)
+        eliminated = [s for s in takers if scores[s] >= self.options["elimination_limit"]]
+        out, winners, finished = self._finish_round(state, scores, eliminated, seats)
+
+        new_state = TwentyTwoState(
+            rounds_played=state.rounds_played + 1,
+            scores=tuple(scores),
+            eliminated_in_round=out,
+            dealer=None,
+            starter=None,
+            winners=winners,
+            piles=tuple(tuple(pile) for pile in piles),
+            cards_each=0,
+        )
+        if not finished:
+            # Rules 2 and 6: the (last-played tied) loser deals; the deal follows their card.
+            loser = tied[-1]
+            active = len(new_state.active_seats())
+            new_state = replace(
+                new_state,
+                dealer=loser,
+                starter=self.next_active_seat(new_state, loser),
+                cards_each=max(1, min(card_value(card_of[loser]), new_state.pack // active)),
+            )
+
+        results = [
+            {
+                "player": self.players[seat].id,
+                "card": card_of[seat].code,
+                "points": points[seat],
+                "score_before": state.scores[seat],
+                "score_after": scores[seat],
+                "halved": False,
+                "eliminated": seat in eliminated,
+            }
+            for seat in sorted(seats)
+        ]
+        result = {
+            "number": new_state.rounds_played,
+            "dealer": self.players[state.dealer].id,
+            "starter": self.players[state.starter].id,
+            "takers": [self.players[seat].id for seat in takers],
+            "cards_each": state.cards_each,
+            "results": results,
+            "game": self.standing(new_state).to_dict(),
+        }
+        return RoundOutcome(result=result, state=new_state)
+
+    def _check_trick(
+        self, state: TwentyTwoState, plays: Sequence[Play], seats: Sequence[int]
+    ) -> list[Card]:
+        """Parse the final trick's cards: valid codes, no jokers, none twice, none already kept."""
+        kept = {code: seat for seat, pile in enumerate(state.piles) for code in pile}
+        seen: dict[str, int] = {}
+        cards: list[Card] = []
+        for index, (play, seat) in enumerate(zip(plays, seats, strict=True)):
+            name = self.name_of(seat)
+
+            def fail(message: str, problem: str) -> RuleError:
+                return RuleError(message, {"last_trick": {str(index): {"card": [problem]}}})
+
+            try:
+                card = parse_card(play.card)
+            except RuleError as error:
+                raise fail(f"{name}'s card: {error.message}", "Not a card code.") from None
+            if card.is_joker:
+                raise fail(f"{name} played a joker, but Twenty Two has no jokers.", "No jokers.")
+            if card.code in seen:
+                raise fail(
+                    f"{card.code} was played twice, by {self.name_of(seen[card.code])} and {name}; "
+                    "a deck has one of each card.",
+                    "Already in this trick.",
+                )
+            if card.code in kept:
+                owner = self.name_of(kept[card.code])
+                raise fail(
+                    f"{card.code} is in {owner}'s score pile, so {name} cannot have played it.",
+                    f"Kept by {owner}.",
+                )
+            seen[card.code] = seat
+            cards.append(card)
+        return cards
