@@ -279,6 +279,14 @@ class Ruleset(ABC, Generic[Entry]):
         )
         return state
 
+    def player_extra(self, state: GameState, seat: int) -> dict[str, Any]:
+        """Ruleset-specific fields of a player in the Game resource."""
+        return {}
+
+    def remap_entry(self, raw: Mapping[str, Any], player_ids: Mapping[int, int]) -> dict[str, Any]:
+        """A JSON entry with its player ids replaced through ``player_ids`` (for imports)."""
+        raise NotImplementedError
+
     def _initial_extra(self) -> dict[str, Any]:
         """Ruleset-specific fields of the state before round 1."""
         return {}

@@ -102,6 +102,11 @@ class Jhyap(Ruleset[JhyapEntry]):
         )
         return JhyapEntry(caller=raw["caller"], hands=hands)
 
+    def remap_entry(self, raw: Mapping[str, Any], player_ids: Mapping[int, int]) -> dict[str, Any]:
+        """The entry with the caller and every hand's player renamed through ``player_ids``."""
+        hands = [{**hand, "player": player_ids[hand["player"]]} for hand in raw["hands"]]
+        return {**raw, "caller": player_ids[raw["caller"]], "hands": hands}
+
     def play(self, state: GameState, entry: JhyapEntry) -> RoundOutcome:
         """Score one Jhyap round (rules 3 to 8)."""
         if state.finished:

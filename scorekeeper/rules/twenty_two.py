@@ -94,6 +94,16 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             last_trick=tuple(Play(player=p["player"], card=p["card"]) for p in raw["last_trick"])
         )
 
+    def remap_entry(self, raw: Mapping[str, Any], player_ids: Mapping[int, int]) -> dict[str, Any]:
+        """The entry with every play's player renamed through ``player_ids``."""
+        plays = [{**play, "player": player_ids[play["player"]]} for play in raw["last_trick"]]
+        return {**raw, "last_trick": plays}
+
+    def player_extra(self, state: GameState, seat: int) -> dict[str, Any]:
+        """Each player's score pile: the cards they kept."""
+        assert isinstance(state, TwentyTwoState)
+        return {"pile": list(state.piles[seat])}
+
     def play(self, state: GameState, entry: TwentyTwoEntry) -> RoundOutcome:
         """Score one Twenty Two round (rules 4 to 7)."""
         assert isinstance(state, TwentyTwoState)

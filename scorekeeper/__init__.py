@@ -1,0 +1,111 @@
+"""Scorekeeper: a scorekeeping companion for physical card games."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS_DIRECTORY = PROJECT_ROOT / "migrations"
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then ``SCOREKEEPER_*`` environment variables, then ``test_config``."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        DATABASE_URL=None,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        RATE_LIMITS="on",
+        RATE_LIMIT_STORAGE_URI="memory://",
+        GAME_CREATE_LIMIT="60/minute",
+        ROUND_WRITE_LIMIT="120/minute",
+        JSON_SORT_KEYS=False,
+        API_TITLE="Scorekeeper",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.1.0",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Keeps the score of card games played with a real deck: "
+                "Jhyap and Twenty Two. Errors all answer the one body of the Error schema."
+            },
+            "servers": [{"url": "/"}],
+        },
+    )
+    app.config.from_prefixed_env("SCOREKEEPER")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    configure_database(app)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    register_extensions(app)
+    register_blueprints(app)
+    register_errorhandlers(app)
+    register_security_headers(app)
+    register_commands(app)
+    return app
+
+
+def configure_database(app: Flask) -> None:
+    """Point SQLAlchemy at ``DATABASE_URL``, or at a SQLite file in the instance folder."""
+    url = app.config["DATABASE_URL"]
+    if not url:
+        os.makedirs(app.instance_path, exist_ok=True)
+        url = f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}"
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if url.startswith("sqlite"):
+        options["connect_args"] = {"timeout": 30}
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
+    app.config["RATELIMIT_ENABLED"] = str(app.config["RATE_LIMITS"]).lower() not in {"off", "false", "0"}
+    app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]
+    app.config["RATELIMIT_HEADERS_ENABLED"] = True
+
+
+def register_extensions(app: Flask) -> None:
+    """Bind the database, migrations and rate limits."""
+    from . import db as _engine_events  # noqa: F401 - registers the SQLite engine events
+    from .extensions import db, limiter, migrate
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS_DIRECTORY))
+    limiter.init_app(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    """The API and the spec."""
+    from .api import register_api
+
+    register_api(app)
+
+
+def register_errorhandlers(app: Flask) -> None:
+    """Every error as the one JSON body."""
+    from .errors import register_errorhandlers as register
+
+    register(app)
+
+
+def register_security_headers(app: Flask) -> None:
+    """Headers every response carries."""
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        if response.mimetype == "text/html":
+            response.headers["Content-Security-Policy"] = (
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+            )
+            response.headers["X-Frame-Options"] = "DENY"
+        return response
+
+
+def register_commands(app: Flask) -> None:
+    """``flask`` commands (``flask db`` comes from Flask-Migrate, ``flask openapi`` from flask-smorest)."""

@@ -1,0 +1,57 @@
+"""The HTTP API under ``/api/v1``: flask-smorest documents it, ``views`` serves it."""
+
+from __future__ import annotations
+
+from flask import Flask, Response
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from ..errors import handle_http_exception
+from .schemas import ErrorSchema
+
+
+class ScorekeeperApi(Api):
+    """flask-smorest's Api, answering framework errors with the one error body."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+        """Every HTTPException, in the one error body."""
+        return handle_http_exception(error)
+
+
+api = ScorekeeperApi()
+
+
+def register_api(app: Flask) -> None:
+    """Bind the API and its blueprint to ``app``."""
+    from . import views
+    from .schemas import (
+        ENTRY_SCHEMA_NAMES,
+        ROUND_POST_SCHEMA_NAMES,
+        ROUND_SCHEMA_NAMES,
+        JhyapEntrySchema,
+        JhyapRoundPostSchema,
+        JhyapRoundSchema,
+        TwentyTwoEntrySchema,
+        TwentyTwoRoundPostSchema,
+        TwentyTwoRoundSchema,
+    )
+
+    api.init_app(app)
+    components = {
+        ROUND_SCHEMA_NAMES["jhyap"]: JhyapRoundSchema,
+        ROUND_SCHEMA_NAMES["twenty-two"]: TwentyTwoRoundSchema,
+        ENTRY_SCHEMA_NAMES["jhyap"]: JhyapEntrySchema,
+        ENTRY_SCHEMA_NAMES["twenty-two"]: TwentyTwoEntrySchema,
+        ROUND_POST_SCHEMA_NAMES["jhyap"]: JhyapRoundPostSchema,
+        ROUND_POST_SCHEMA_NAMES["twenty-two"]: TwentyTwoRoundPostSchema,
+    }
+    for name, schema in components.items():
+        api.spec.components.schema(name, schema=schema)
+    api.spec.components.security_scheme(
+        "bearerAuth",
+        {"type": "http", "scheme": "bearer", "description": "The token returned when the game was created."},
+    )
+    api.register_blueprint(views.blp)
+    api.register_blueprint(views.spec_blp)

@@ -1,0 +1,249 @@
+"""The API's views: parse, call the domain (``scorekeeper.games``), answer."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Response, current_app, jsonify, request, url_for
+from flask_smorest import Blueprint
+from sqlalchemy import text
+
+from .. import games
+from ..errors import BadRequest
+from ..extensions import db, limiter
+from ..rules import RULESETS
+from .auth import bearer_token
+from .body import json_body, parse_json_body
+from .schemas import (
+    ENTRY_SCHEMA_NAMES,
+    ROUND_POST_SCHEMA_NAMES,
+    ROUND_SCHEMA_NAMES,
+    CreatedGameSchema,
+    DryRunQuerySchema,
+    ExportSchema,
+    GameCreateSchema,
+    GamePatchSchema,
+    GameSchema,
+    HealthSchema,
+    RulesetsSchema,
+    game_patch_schema,
+    one_of,
+)
+
+blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Games, rounds and history.")
+spec_blp = Blueprint("spec", __name__, description="This API's OpenAPI document.")
+blp.before_request(parse_json_body)
+
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,255}")
+ROUND_BODY = {"required": True, "content": {"application/json": {"schema": one_of(ROUND_POST_SCHEMA_NAMES)}}}
+ENTRY_BODY = {"required": True, "content": {"application/json": {"schema": one_of(ENTRY_SCHEMA_NAMES)}}}
+ROUND_RESPONSE = one_of(ROUND_SCHEMA_NAMES)
+BEARER = [{"bearerAuth": []}]
+NO_CONTENT = {"204": {"description": "Done; no body."}}
+
+
+def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A JSON response."""
+    response = jsonify(body)
+    response.status_code = status
+    response.headers.update(headers or {})
+    return response
+
+
+def game_create_limit() -> str:
+    """Game creations allowed per client address."""
+    return current_app.config["GAME_CREATE_LIMIT"]
+
+
+def round_write_limit() -> str:
+    """Round writes allowed per game."""
+    return current_app.config["ROUND_WRITE_LIMIT"]
+
+
+def game_key() -> str:
+    """Round writes are counted per game."""
+    return (request.view_args or {}).get("game_id", "")
+
+
+round_writes = limiter.shared_limit(round_write_limit, scope="round-writes", key_func=game_key)
+
+
+def idempotency_key() -> str | None:
+    """The request's ``Idempotency-Key``, checked; ``None`` if it has none."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+        raise BadRequest(
+            "The Idempotency-Key must be 1 to 255 printable ASCII characters.",
+            {"Idempotency-Key": ["1 to 255 printable ASCII characters."]},
+        )
+    return key
+
+
+# Games
+
+
+@blp.route("/games", methods=["POST"])
+@limiter.limit(game_create_limit)
+@blp.arguments(GameCreateSchema)
+@blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
+def create_game(data: dict[str, Any]) -> Response:
+    """Create a game."""
+    table, token = games.create_game(data)
+    location = url_for("api.get_game", game_id=table.game.id)
+    return answer({**table.body(), "token": token}, 201, {"Location": location})
+
+
+@blp.route("/games/<game_id>", methods=["GET"])
+@blp.response(200, GameSchema)
+@blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
+def get_game(game_id: str) -> Response:
+    """Read a game."""
+    table = games.load_game(game_id)
+    etag = f'"{table.game.version}"'
+    if etag in request.if_none_match or "*" in request.if_none_match:
+        response = Response(status=304)
+    else:
+        response = answer(table.body())
+    response.headers["ETag"] = etag
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@blp.route("/games/<game_id>", methods=["PATCH"])
+@blp.doc(
+    security=BEARER,
+    requestBody={"required": True, "content": {"application/json": {"schema": GamePatchSchema}}},
+)
+@blp.response(200, GameSchema)
+def rename_game(game_id: str) -> Response:
+    """Rename the game or its players."""
+    token = bearer_token()
+    data = game_patch_schema.load(json_body())
+    return answer(games.rename(game_id, token, data).body())
+
+
+@blp.route("/games/<game_id>", methods=["DELETE"])
+@blp.doc(security=BEARER, responses=NO_CONTENT)
+def delete_game(game_id: str) -> Response:
+    """Delete a game and its rounds."""
+    games.delete_game(game_id, bearer_token())
+    return Response(status=204)
+
+
+# Rounds
+
+
+@blp.route("/games/<game_id>/rounds", methods=["POST"])
+@round_writes
+@blp.arguments(DryRunQuerySchema, location="query")
+@blp.doc(
+    security=BEARER,
+    requestBody=ROUND_BODY,
+    parameters=[
+        {
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": False,
+            "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7e]+$"},
+            "description": "Resending with the same key and body replays the first answer.",
+        }
+    ],
+)
+@blp.response(201, ROUND_RESPONSE, headers={"Location": {"schema": {"type": "string"}}})
+@blp.alt_response(200, schema=ROUND_RESPONSE, description="Dry run: the round as it would be scored.", success=True)
+def record_round(query: dict[str, Any], game_id: str) -> Response:
+    """Record the next round."""
+    token = bearer_token()
+    result = games.record_round(
+        game_id, token, json_body(), idempotency_key=idempotency_key(), dry_run=query["dry_run"]
+    )
+    headers = {"Location": result.location} if result.location else {}
+    return answer(result.body, result.status, headers)
+
+
+@blp.route("/games/<game_id>/rounds", methods=["GET"])
+@blp.response(200, {"type": "object", "properties": {"rounds": {"type": "array", "items": ROUND_RESPONSE}}, "required": ["rounds"]})
+def list_rounds(game_id: str) -> Response:
+    """List the rounds played."""
+    return answer({"rounds": games.list_rounds(game_id)})
+
+
+@blp.route("/games/<game_id>/rounds/<int:number>", methods=["GET"])
+@blp.response(200, ROUND_RESPONSE)
+def get_round(game_id: str, number: int) -> Response:
+    """Read one round."""
+    return answer(games.get_round(game_id, number))
+
+
+@blp.route("/games/<game_id>/rounds/<int:number>", methods=["PUT"])
+@round_writes
+@blp.arguments(DryRunQuerySchema, location="query")
+@blp.doc(security=BEARER, requestBody=ENTRY_BODY)
+@blp.response(200, ROUND_RESPONSE)
+def correct_round(query: dict[str, Any], game_id: str, number: int) -> Response:
+    """Correct a round and score every later round again."""
+    token = bearer_token()
+    result = games.correct_round(game_id, token, number, json_body(), dry_run=query["dry_run"])
+    return answer(result.body, result.status)
+
+
+@blp.route("/games/<game_id>/rounds/<int:number>", methods=["DELETE"])
+@round_writes
+@blp.doc(security=BEARER, responses=NO_CONTENT)
+def undo_round(game_id: str, number: int) -> Response:
+    """Undo the last round."""
+    games.undo_round(game_id, bearer_token(), number)
+    return Response(status=204)
+
+
+# History
+
+
+@blp.route("/games/<game_id>/export", methods=["GET"])
+@blp.response(200, ExportSchema)
+def export_game(game_id: str) -> Response:
+    """Export the whole game as JSON."""
+    response = answer(games.export_game(game_id))
+    response.headers["Content-Disposition"] = f'attachment; filename="scorekeeper-{game_id}.json"'
+    return response
+
+
+@blp.route("/games/import", methods=["POST"])
+@limiter.limit(game_create_limit)
+@blp.arguments(ExportSchema)
+@blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
+def import_game(document: dict[str, Any]) -> Response:
+    """Create a game by replaying an export."""
+    table, token = games.import_game(document)
+    location = url_for("api.get_game", game_id=table.game.id)
+    return answer({**table.body(), "token": token}, 201, {"Location": location})
+
+
+# Other
+
+
+@blp.route("/rulesets", methods=["GET"])
+@blp.response(200, RulesetsSchema)
+def list_rulesets() -> Response:
+    """List the rulesets with their options."""
+    return answer({"rulesets": [rules.describe() for rules in RULESETS.values()]})
+
+
+@blp.route("/health", methods=["GET"])
+@blp.response(200, HealthSchema)
+def health() -> Response:
+    """Check that the service and its database answer."""
+    db.session.execute(text("SELECT 1"))
+    return answer({"status": "ok"})
+
+
+@spec_blp.route("/openapi.yaml", methods=["GET"])
+@spec_blp.response(
+    200, {"type": "string"}, content_type="application/yaml", description="The OpenAPI 3.1 document."
+)
+def openapi_document() -> Response:
+    """Read this API's OpenAPI document."""
+    from . import api
+
+    return Response(api.spec.to_yaml(), mimetype="application/yaml")

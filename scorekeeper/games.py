@@ -1,0 +1,486 @@
+"""The domain service: create games, record, correct and undo rounds, export and import.
+
+Views call these functions; they raise :mod:`errors` exceptions (or the
+engine's) and leave the session committed on success, untouched on failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from marshmallow import ValidationError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from .api.schemas import entry_schemas, round_post_schemas
+from .errors import Conflict, Forbidden, Invalid, NotFound
+from .extensions import db
+from .models import Game, IdempotencyKey, Player, Round, utcnow
+from .rules import GameState, RoundConflict, RuleError, Ruleset, get_ruleset
+from .rules import Player as SeatedPlayer
+from .security import hash_token, new_game_id, new_token, token_matches
+from .serializers import game_body, round_body, timestamp
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A status, a body and the ``Location`` of what was created, if anything."""
+
+    status: int
+    body: dict[str, Any]
+    location: str | None = None
+
+
+@dataclass
+class Table:
+    """A game loaded with its rules bound to its players, and its running state."""
+
+    game: Game
+    rules: Ruleset
+    state: GameState
+
+    @classmethod
+    def of(cls, game: Game) -> Table:
+        """Bind ``game``'s rules and state."""
+        rules = get_ruleset(game.ruleset)(
+            [SeatedPlayer(player.id, player.name) for player in game.players], game.options
+        )
+        return cls(game, rules, rules.state_from_dict(game.state))
+
+    def body(self) -> dict[str, Any]:
+        """The Game resource."""
+        return game_body(self.game, self.rules, self.state)
+
+    def initial_state(self) -> GameState:
+        """The state before round 1."""
+        starter = self.game.first_starter if self.rules.chooses_starter else None
+        return self.rules.start(self.game.first_dealer, starter)
+
+    def set_state(self, state: GameState) -> None:
+        """Keep ``state`` as the game's running state."""
+        self.state = state
+        self.game.state = state.to_dict()
+        self.game.touch()
+
+
+def load_game(game_id: str) -> Table:
+    """Read a game."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound("There is no game with this id.")
+    return Table.of(game)
+
+
+def lock_game(game_id: str, token: str) -> Table:
+    """Open a write transaction on a game, holding its lock, after checking the token."""
+    # Must be the transaction's first statement: SQLite then begins IMMEDIATE.
+    db.session.connection(execution_options={"write_lock": True})
+    game = db.session.scalars(select(Game).where(Game.id == game_id).with_for_update()).first()
+    if game is None:
+        raise NotFound("There is no game with this id.")
+    if not token_matches(token, game.token_hash):
+        raise Forbidden("That token does not open this game.")
+    return Table.of(game)
+
+
+def round_location(game_id: str, number: int) -> str:
+    """Where round ``number`` of a game lives."""
+    return f"/api/v1/games/{game_id}/rounds/{number}"
+
+
+# Games
+
+
+def create_game(data: Mapping[str, Any]) -> tuple[Table, str]:
+    """Create a game from a validated ``GameCreateSchema`` load; return it with its token."""
+    table, token = _add_game(data)
+    db.session.commit()
+    return table, token
+
+
+def _add_game(data: Mapping[str, Any]) -> tuple[Table, str]:
+    """Add a new game to the session (flushed, not committed); return it with its token."""
+    rules_class = get_ruleset(data["ruleset"])
+    names = data["players"]
+    rules = rules_class(
+        [SeatedPlayer(seat, name) for seat, name in enumerate(names)], data.get("options") or {}
+    )
+    dealer = data.get("dealer")
+    starter = data.get("starter")
+    if dealer is None:
+        dealer = secrets.randbelow(len(names))
+    if starter is None and rules.chooses_starter:
+        starter = secrets.randbelow(len(names))
+    state = rules.start(dealer, starter)
+    token = new_token()
+    now = utcnow()
+    game = Game(
+        id=new_game_id(),
+        ruleset=rules.name,
+        name=data.get("name") or "",
+        options=rules.options,
+        first_dealer=dealer,
+        first_starter=state.starter,
+        token_hash=hash_token(token),
+        state=state.to_dict(),
+        version=1,
+        created_at=now,
+        updated_at=now,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
+    )
+    db.session.add(game)
+    db.session.flush()
+    return Table.of(game), token
+
+
+def rename(game_id: str, token: str, data: Mapping[str, Any]) -> Table:
+    """Rename the game or its players."""
+    table = lock_game(game_id, token)
+    by_id = {player.id: player for player in table.game.players}
+    new_names = {player.id: player.name for player in table.game.players}
+    for change in data.get("players", []):
+        if change["id"] not in by_id:
+            raise Invalid(
+                f"Player {change['id']} is not at this table.",
+                {"players": ["Not a player in this game."]},
+            )
+        new_names[change["id"]] = change["name"]
+    folded = [name.casefold() for name in new_names.values()]
+    if len(set(folded)) != len(folded):
+        raise Invalid("Two players would have the same name; give each a different name.")
+    for player_id, name in new_names.items():
+        by_id[player_id].name = name
+    if "name" in data:
+        table.game.name = data["name"]
+    table.game.touch()
+    db.session.commit()
+    return Table.of(table.game)
+
+
+def delete_game(game_id: str, token: str) -> None:
+    """Delete a game with its rounds."""
+    table = lock_game(game_id, token)
+    db.session.delete(table.game)
+    db.session.commit()
+
+
+# Rounds
+
+
+def request_hash(body: Any) -> str:
+    """A fingerprint of a JSON body that ignores key order and spacing."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def record_round(
+    game_id: str,
+    token: str,
+    body: Any,
+    *,
+    idempotency_key: str | None = None,
+    dry_run: bool = False,
+) -> Answer:
+    """Score and store the next round; with a known key, replay the first answer."""
+    table = lock_game(game_id, token)
+    fingerprint = request_hash(body)
+    if idempotency_key is not None:
+        stored = _stored_answer(game_id, idempotency_key, fingerprint)
+        if stored is not None:
+            db.session.rollback()
+            return stored
+    if table.state.finished:
+        raise Conflict("The game is over; undo or correct a round to change it.")
+    data = round_post_schemas[table.rules.name].load(body)
+    number = data.pop("number", None)
+    expected = table.state.rounds_played + 1
+    if number is not None and number != expected:
+        raise Conflict(
+            f"This is round {expected}, not round {number}; another phone may have recorded "
+            "that round first.",
+            {"number": [f"The next round is {expected}."]},
+        )
+    outcome = table.rules.play(table.state, table.rules.parse_entry(data))
+    if dry_run:
+        db.session.rollback()
+        return Answer(200, {**outcome.result, "dry_run": True})
+
+    round_ = Round(
+        game_id=game_id,
+        number=expected,
+        entry=data,
+        result=outcome.result,
+        state_after=outcome.state.to_dict(),
+        created_at=utcnow(),
+        updated_at=utcnow(),
+    )
+    db.session.add(round_)
+    table.set_state(outcome.state)
+    answer = Answer(201, round_body(round_), round_location(game_id, expected))
+    if idempotency_key is not None:
+        db.session.add(
+            IdempotencyKey(
+                game_id=game_id,
+                key=idempotency_key,
+                request_hash=fingerprint,
+                status=answer.status,
+                body=answer.body,
+                location=answer.location,
+            )
+        )
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("This round is being recorded by another request; try again in a moment.") from None
+    return answer
+
+
+def _stored_answer(game_id: str, key: str, fingerprint: str) -> Answer | None:
+    """The answer first given for ``key``, or ``None`` if the key is new."""
+    stored = db.session.scalars(
+        select(IdempotencyKey).where(IdempotencyKey.game_id == game_id, IdempotencyKey.key == key)
+    ).first()
+    if stored is None:
+        return None
+    if stored.request_hash != fingerprint:
+        raise Invalid(
+            "This Idempotency-Key was already used for a different round; use a new key.",
+            {"Idempotency-Key": ["Already used with another body."]},
+            code="invalid_idempotency_key",
+        )
+    return Answer(stored.status, stored.body, stored.location)
+
+
+def get_round(game_id: str, number: int) -> dict[str, Any]:
+    """One recorded round."""
+    round_ = db.session.scalars(
+        select(Round).where(Round.game_id == game_id, Round.number == number)
+    ).first()
+    if round_ is None:
+        load_game(game_id)  # a 404 for the game itself comes first
+        raise NotFound(f"Round {number} has not been played in this game.")
+    return round_body(round_)
+
+
+def list_rounds(game_id: str) -> list[dict[str, Any]]:
+    """Every recorded round, in order."""
+    load_game(game_id)
+    rounds = db.session.scalars(
+        select(Round).where(Round.game_id == game_id).order_by(Round.number)
+    )
+    return [round_body(round_) for round_ in rounds]
+
+
+def _existing_round_number(table: Table, number: int) -> None:
+    """404 unless round ``number`` has been played."""
+    if not 1 <= number <= table.state.rounds_played:
+        raise NotFound(f"Round {number} has not been played in this game.")
+
+
+def _state_before(table: Table, number: int) -> GameState:
+    """The running state just before round ``number``."""
+    if number == 1:
+        return table.initial_state()
+    state_after = db.session.scalars(
+        select(Round.state_after).where(Round.game_id == table.game.id, Round.number == number - 1)
+    ).one()
+    return table.rules.state_from_dict(state_after)
+
+
+def correct_round(game_id: str, token: str, number: int, body: Any, *, dry_run: bool = False) -> Answer:
+    """Replace round ``number``'s entry and score it and every later round again."""
+    table = lock_game(game_id, token)
+    data = entry_schemas[table.rules.name].load(body)
+    _existing_round_number(table, number)
+    state = _state_before(table, number)
+    rounds = db.session.scalars(
+        select(Round)
+        .where(Round.game_id == game_id, Round.number >= number)
+        .order_by(Round.number)
+    ).all()
+    now = utcnow()
+    corrected: dict[str, Any] = {}
+    for round_ in rounds:
+        entry = data if round_.number == number else round_.entry
+        try:
+            outcome = table.rules.play(state, table.rules.parse_entry(entry))
+        except RuleError as error:
+            if round_.number == number:
+                raise
+            raise RoundConflict(
+                f"Round {round_.number} no longer fits after this correction: {error.message}",
+                {"round": round_.number, **error.details},
+            ) from None
+        state = outcome.state
+        if round_.number == number:
+            corrected = outcome.result
+        if dry_run:
+            continue
+        round_.entry = entry
+        round_.result = outcome.result
+        round_.state_after = state.to_dict()
+        round_.updated_at = now
+    if dry_run:
+        db.session.rollback()
+        return Answer(200, {**corrected, "dry_run": True})
+    table.set_state(state)
+    answer = Answer(200, round_body(rounds[0]))
+    db.session.commit()
+    return answer
+
+
+def undo_round(game_id: str, token: str, number: int) -> None:
+    """Delete the last round, going back to the state before it."""
+    table = lock_game(game_id, token)
+    _existing_round_number(table, number)
+    last = table.state.rounds_played
+    if number != last:
+        raise Conflict(
+            f"Only the last round ({last}) can be undone; correct round {number} instead.",
+        )
+    previous = _state_before(table, number)
+    db.session.execute(delete(Round).where(Round.game_id == game_id, Round.number == number))
+    table.set_state(previous)
+    db.session.commit()
+
+
+# History
+
+
+EXPORT_FORMAT = "scorekeeper.game"
+EXPORT_VERSION = 1
+
+
+def export_game(game_id: str) -> dict[str, Any]:
+    """The whole game as one document that replays exactly."""
+    table = load_game(game_id)
+    rounds = db.session.execute(
+        select(Round.number, Round.entry, Round.result, Round.created_at)
+        .where(Round.game_id == game_id)
+        .order_by(Round.number)
+    )
+    game = table.body()
+    game["setup"] = {"dealer": table.game.first_dealer, "starter": table.game.first_starter}
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": timestamp(utcnow()),
+        "game": game,
+        "rounds": [
+            {
+                "number": number,
+                "entry": entry,
+                "round": {**result, "created_at": timestamp(created_at)},
+            }
+            for number, entry, result, created_at in rounds
+        ],
+    }
+
+
+def import_game(document: Mapping[str, Any]) -> tuple[Table, str]:
+    """Create a new game by replaying an export; refuse it if any result differs."""
+    exported = document["game"]
+    players = sorted(exported["players"], key=lambda player: player.get("seat", 0))
+    try:
+        old_ids = [player["id"] for player in players]
+        names = [player["name"] for player in players]
+    except (KeyError, TypeError):
+        raise Invalid("Every exported player needs an id and a name.", code="invalid_import") from None
+    setup = exported["setup"]
+    rules_class = get_ruleset(exported["ruleset"])
+    try:
+        table, token = _add_game(
+            {
+                "ruleset": exported["ruleset"],
+                "name": exported["name"],
+                "players": names,
+                "options": exported["options"],
+                "dealer": setup["dealer"],
+                "starter": setup["starter"] if rules_class.chooses_starter else None,
+            }
+        )
+    except RuleError as error:
+        db.session.rollback()
+        raise Invalid(f"The export's game cannot be set up: {error.message}", code="invalid_import") from None
+    try:
+        _replay_import(table, old_ids, document["rounds"], exported)
+    except Exception:
+        db.session.rollback()
+        raise
+    db.session.commit()
+    return table, token
+
+
+def _replay_import(
+    table: Table, old_ids: list[int], rounds: list[Mapping[str, Any]], exported: Mapping[str, Any]
+) -> None:
+    """Replay exported entries into ``table``, checking each result against the export."""
+    new_ids = [player.id for player in table.game.players]
+    to_new = dict(zip(old_ids, new_ids, strict=True))
+    to_old = dict(zip(new_ids, old_ids, strict=True))
+    state = table.state
+    schema = entry_schemas[table.rules.name]
+    for expected_number, item in enumerate(rounds, start=1):
+        where = f"Round {expected_number} of the export"
+        if item["number"] != expected_number:
+            raise Invalid(f"{where} is numbered {item['number']}.", code="invalid_import")
+        try:
+            entry = schema.load(table.rules.remap_entry(schema.load(item["entry"]), to_new))
+            outcome = table.rules.play(state, table.rules.parse_entry(entry))
+        except ValidationError:
+            raise Invalid(f"{where} has a malformed entry.", code="invalid_import") from None
+        except (KeyError, TypeError):
+            raise Invalid(f"{where} names a player who is not in the game.", code="invalid_import") from None
+        except RuleError as error:
+            raise Invalid(f"{where} does not replay: {error.message}", code="invalid_import") from None
+        recorded = {key: value for key, value in item["round"].items() if key != "created_at"}
+        if _with_ids(outcome.result, to_old) != recorded:
+            raise Invalid(
+                f"{where} does not match its replay; the export was changed or is damaged.",
+                code="invalid_import",
+            )
+        db.session.add(
+            Round(
+                game_id=table.game.id,
+                number=expected_number,
+                entry=entry,
+                result=outcome.result,
+                state_after=outcome.state.to_dict(),
+                created_at=utcnow(),
+                updated_at=utcnow(),
+            )
+        )
+        state = outcome.state
+    final = game_body(table.game, table.rules, state)
+    for key in ("status", "winners", "rounds_played", "options"):
+        if _with_ids(final[key], to_old) != exported.get(key):
+            raise Invalid(f"The export's game {key} does not match its rounds.", code="invalid_import")
+    exported_players = sorted(exported["players"], key=lambda player: player.get("seat", 0))
+    for player, exported_player in zip(final["players"], exported_players, strict=True):
+        for key in ("score", "eliminated", "eliminated_in_round"):
+            if player[key] != exported_player.get(key):
+                raise Invalid(
+                    f"{player['name']}'s {key} in the export does not match the rounds.",
+                    code="invalid_import",
+                )
+    table.set_state(state)
+
+
+ID_FIELDS = frozenset({"player", "dealer", "starter", "caller", "takers", "winners"})
+
+
+def _with_ids(value: Any, mapping: Mapping[int, int], key: str | None = None) -> Any:
+    """``value`` with the player ids under id-bearing keys translated through ``mapping``."""
+    if isinstance(value, dict):
+        return {k: _with_ids(v, mapping, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_with_ids(item, mapping, key) for item in value]
+    if key in ID_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+        return mapping.get(value, value)
+    return value

@@ -1,0 +1,30 @@
+"""Game ids and write tokens: random, URL-safe, and only hashed at rest."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+GAME_ID_BYTES = 16  # 128 bits
+TOKEN_BYTES = 24  # 192 bits
+
+
+def new_game_id() -> str:
+    """An unguessable, URL-safe game id."""
+    return secrets.token_urlsafe(GAME_ID_BYTES)
+
+
+def new_token() -> str:
+    """A fresh write token, shown to its creator once."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token (tokens are random, so a plain SHA-256 is enough)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, stored_hash: str) -> bool:
+    """Whether ``token`` hashes to ``stored_hash``, compared in constant time."""
+    return hmac.compare_digest(hash_token(token), stored_hash)

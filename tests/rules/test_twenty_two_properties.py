@@ -1,0 +1,294 @@
+"""Twenty Two rules engine: properties over random games.
+
+Each example is a whole game: 2 to 6 players, random options and first dealer, then
+rounds whose final tricks are drawn from the cards still in the pack, in a random
+playing order and spelled in any accepted way, until the game ends, the pack cannot
+give every active player a card, or a random round limit is reached.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules import Player, RoundOutcome, RuleError, TwentyTwo, TwentyTwoState
+
+VALUE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
+         "J": 10, "Q": 10, "K": 10, "A": 11}  # fmt: skip
+RANK_ORDER = {rank: order for order, rank in enumerate(VALUE)}
+DECK = tuple(f"{rank}{suit}" for rank in VALUE for suit in "SHDC")
+SUIT_SPELLINGS = {"S": "Ss♠", "H": "Hh♥", "D": "Dd♦", "C": "Cc♣"}
+
+PROPERTY_SETTINGS = settings(max_examples=200, deadline=None)
+
+
+def value(code: str) -> int:
+    """Spec point value of a canonical code (ace 11, J/Q/K 10, pips face)."""
+    return VALUE[code[:-1]]
+
+
+def rank_order(code: str) -> int:
+    """Position of the rank, 2 low to ace high."""
+    return RANK_ORDER[code[:-1]]
+
+
+@st.composite
+def spellings(draw, code: str) -> str:
+    """Any accepted spelling of a canonical code: case, T for 10, suit symbols, spaces."""
+    rank, suit = code[:-1], code[-1]
+    rank = draw(st.sampled_from(["10", "T", "t"])) if rank == "10" else rank
+    if rank.isalpha():
+        rank = draw(st.sampled_from([rank, rank.lower()]))
+    spelled = rank + draw(st.sampled_from(SUIT_SPELLINGS[suit]))
+    return draw(st.sampled_from([spelled, f" {spelled} "]))
+
+
+@dataclass
+class Script:
+    """A random game: the table, its first dealer, the entries and what the engine made of them."""
+
+    players: list[Player]
+    options: dict
+    dealer: int
+    entries: list[dict]
+    """Raw entries, as the API would pass them."""
+    tricks: list[list[tuple[int, str]]]
+    """Each round's trick as (seat, canonical code), in the order played."""
+    states: list[TwentyTwoState]
+    """The state before round 1, then after every round."""
+    outcomes: list[RoundOutcome]
+
+    def game(self) -> TwentyTwo:
+        return TwentyTwo(self.players, self.options)
+
+
+@st.composite
+def scripts(draw) -> Script:
+    count = draw(st.integers(2, 6))
+    options: dict = {}
+    if draw(st.booleans()):
+        options["elimination_limit"] = draw(st.one_of(st.integers(1, 40), st.integers(1, 1000)))
+    if draw(st.booleans()):
+        options["first_deal"] = draw(st.integers(1, 52 // count))
+    if draw(st.booleans()):
+        options["tie_scores"] = draw(st.sampled_from(["tied", "all"]))
+    ids = draw(st.lists(st.integers(1, 10**6), min_size=count, max_size=count, unique=True))
+    players = [Player(player_id, f"P{seat}") for seat, player_id in enumerate(ids)]
+    game = TwentyTwo(players, options)
+    dealer = draw(st.integers(0, count - 1))
+    state = game.start(dealer, None)
+    script = Script(players, options, dealer, [], [], [state], [])
+    rounds = draw(st.integers(1, 40))
+    while len(script.outcomes) < rounds and not state.finished:
+        active = state.active_seats()
+        kept = {code for pile in state.piles for code in pile}
+        pack = [code for code in DECK if code not in kept]
+        if len(pack) < len(active):
+            break  # the pack cannot give each active player a card any more
+        order = draw(st.permutations(active))
+        cards = draw(
+            st.lists(st.sampled_from(pack), min_size=len(active), max_size=len(active), unique=True)
+        )
+        trick = list(zip(order, cards, strict=True))
+        raw = {
+            "last_trick": [
+                {"player": players[seat].id, "card": draw(spellings(code))} for seat, code in trick
+            ]
+        }
+        outcome = game.play(state, game.parse_entry(raw))
+        state = outcome.state
+        script.entries.append(raw)
+        script.tricks.append(trick)
+        script.outcomes.append(outcome)
+        script.states.append(state)
+    return script
+
+
+def rounds(script: Script):
+    """(state before, trick, outcome, state after) for every round played."""
+    return zip(script.states[:-1], script.tricks, script.outcomes, script.states[1:], strict=True)
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_score_equals_point_values_of_score_pile(script):
+    for state in script.states:
+        for seat, pile in enumerate(state.piles):
+            assert state.scores[seat] == sum(value(code) for code in pile)
+    for before, trick, outcome, after in rounds(script):
+        takers = set(outcome.result["takers"])
+        for row in outcome.result["results"]:
+            seat = next(s for s, p in enumerate(script.players) if p.id == row["player"])
+            assert row["score_before"] == before.scores[seat]
+            assert row["score_after"] == after.scores[seat] == row["score_before"] + row["points"]
+            assert row["points"] == (value(row["card"]) if row["player"] in takers else 0)
+            assert row["halved"] is False
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_pack_is_52_minus_the_cards_kept(script):
+    game = script.game()
+    for state in script.states:
+        kept = sum(len(pile) for pile in state.piles)
+        assert state.pack == 52 - kept
+        if not state.finished:
+            assert game.next_round(state).pack == 52 - kept
+            assert game.standing(state).to_dict()["next_round"]["pack"] == 52 - kept
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_cards_each_within_pack_over_active_and_at_least_one(script):
+    game = script.game()
+    assert game.next_round(script.states[0]).cards_each == game.options["first_deal"]
+    for state in script.states[1:]:
+        if state.finished:
+            continue
+        cards_each = game.next_round(state).cards_each
+        even_share = state.pack // len(state.active_seats())
+        assert cards_each >= 1
+        assert cards_each <= max(1, even_share)
+        if even_share >= 1:
+            assert cards_each <= even_share
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_no_card_is_kept_twice(script):
+    for state in script.states:
+        kept = [code for pile in state.piles for code in pile]
+        assert len(kept) == len(set(kept))
+        assert set(kept) <= set(DECK)
+    # Each pile is exactly the cards its owner took, in round order.
+    final = script.states[-1]
+    taken: list[list[str]] = [[] for _ in script.players]
+    for _, trick, outcome, _ in rounds(script):
+        taker_ids = set(outcome.result["takers"])
+        for seat, code in sorted(trick):
+            if script.players[seat].id in taker_ids:
+                taken[seat].append(code)
+    assert [list(pile) for pile in final.piles] == taken
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_eliminated_player_never_appears_in_a_later_round(script):
+    game = script.game()
+    for number, (before, trick, outcome, after) in enumerate(rounds(script), start=1):
+        in_round = {seat for seat, _ in trick}
+        assert in_round == set(before.active_seats())
+        for seat, out in enumerate(before.eliminated_in_round):
+            if out is not None:
+                assert seat not in in_round
+                assert after.eliminated_in_round[seat] == out  # stays out
+                assert after.scores[seat] == before.scores[seat]  # total frozen
+                assert after.piles[seat] == before.piles[seat]
+            elif after.eliminated_in_round[seat] is not None:
+                assert after.eliminated_in_round[seat] == number
+                assert after.scores[seat] >= game.options["elimination_limit"]
+            else:
+                assert after.scores[seat] < game.options["elimination_limit"]
+    # The engine refuses a later entry that includes an eliminated player.
+    last = script.states[-1]
+    out = [seat for seat in range(len(script.players)) if not last.is_active(seat)]
+    if out and not last.finished:
+        kept = {code for pile in last.piles for code in pile}
+        free = iter(code for code in DECK if code not in kept)
+        seats = [*last.active_seats(), out[0]]
+        raw = {"last_trick": [{"player": script.players[s].id, "card": next(free, "2S")} for s in seats]}
+        with pytest.raises(RuleError) as info:
+            game.play(last, game.parse_entry(raw))
+        assert "eliminated" in info.value.message
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_finished_if_and_only_if_at_most_one_active(script):
+    game = script.game()
+    for state in script.states:
+        active = state.active_seats()
+        standing = game.standing(state)
+        assert state.finished == (len(active) <= 1)
+        assert standing.status == ("finished" if len(active) <= 1 else "in_progress")
+        assert (standing.next_round is None) == state.finished
+        assert bool(standing.winners) == state.finished
+        if len(active) == 1:
+            assert state.winners == (active[0],)
+    last_before, last_after = script.states[-2:] if len(script.states) > 1 else (None, None)
+    if last_after is not None and last_after.finished and not last_after.active_seats():
+        contenders = last_before.active_seats()
+        lowest = min(last_after.scores[seat] for seat in contenders)
+        assert sorted(last_after.winners) == [s for s in contenders if last_after.scores[s] == lowest]
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_engine_matches_a_reference_model(script):
+    """Takers, dealer, starter and deal size as rules 2, 4 and 6 state them."""
+    game = script.game()
+    tie_all = game.options["tie_scores"] == "all"
+    for before, trick, outcome, after in rounds(script):
+        top = max(rank_order(code) for _, code in trick)
+        tied = [seat for seat, code in trick if rank_order(code) == top]
+        takers = [seat for seat, _ in trick] if tie_all and len(tied) > 1 else tied
+        assert outcome.result["takers"] == [script.players[s].id for s in takers]
+        assert outcome.result["cards_each"] == before.cards_each
+        if after.finished:
+            continue
+        loser = tied[-1]
+        card = dict(trick)[loser]
+        active = after.active_seats()
+        starter = next(s % len(script.players) for s in range(loser + 1, loser + 7)
+                       if s % len(script.players) in active)  # fmt: skip
+        nxt = game.next_round(after)
+        assert nxt.dealer == script.players[loser].id
+        assert nxt.starter == script.players[starter].id
+        assert nxt.cards_each == max(1, min(value(card), after.pack // len(active)))
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_replay_from_start_is_deterministic(script):
+    game = script.game()
+    state = game.start(script.dealer, None)
+    assert state == script.states[0]
+    for raw, outcome in zip(script.entries, script.outcomes, strict=True):
+        again = game.play(state, game.parse_entry(json.loads(json.dumps(raw))))
+        assert again.result == outcome.result
+        assert again.state == outcome.state
+        state = again.state
+    assert state == script.states[-1]
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_state_round_trips_through_dict_and_json(script):
+    game = script.game()
+    for state, raw, outcome in zip(script.states, script.entries, script.outcomes, strict=False):
+        stored = json.loads(json.dumps(state.to_dict()))
+        restored = game.state_from_dict(stored)
+        assert isinstance(restored, TwentyTwoState)
+        assert restored == state
+        assert restored.to_dict() == state.to_dict()
+        # Playing on from the restored state gives the same round.
+        assert game.play(restored, game.parse_entry(raw)) == outcome
+    final = script.states[-1]
+    assert game.state_from_dict(json.loads(json.dumps(final.to_dict()))) == final
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_results_list_each_active_player_once_in_seat_order(script):
+    for before, trick, outcome, _ in rounds(script):
+        ids = [row["player"] for row in outcome.result["results"]]
+        assert ids == [script.players[s].id for s in sorted(seat for seat, _ in trick)]
+        assert Counter(row["card"] for row in outcome.result["results"]) == Counter(
+            code for _, code in trick
+        )
+        assert outcome.result["number"] == before.rounds_played + 1
