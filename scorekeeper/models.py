@@ -6,12 +6,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 
-JSONDocument = JSON().with_variant(JSONB(), "postgresql")
+# Plain JSON (not JSONB): documents are never queried inside, and JSON keeps the
+# key order, so a replayed answer is byte-for-byte the first one.
+JSONDocument = JSON()
 
 
 def utcnow() -> datetime:

@@ -7,7 +7,6 @@ Create Date: 2026-11-30 00:31:37.282574
 """
 from alembic import op
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql
 
 # revision identifiers, used by Alembic.
 revision = '4b3aad940003'
@@ -22,11 +21,11 @@ def upgrade():
     sa.Column('id', sa.String(length=32), nullable=False),
     sa.Column('ruleset', sa.String(length=32), nullable=False),
     sa.Column('name', sa.String(length=80), nullable=False),
-    sa.Column('options', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=False),
+    sa.Column('options', sa.JSON(), nullable=False),
     sa.Column('first_dealer', sa.Integer(), nullable=False),
     sa.Column('first_starter', sa.Integer(), nullable=False),
     sa.Column('token_hash', sa.String(length=64), nullable=False),
-    sa.Column('state', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=False),
+    sa.Column('state', sa.JSON(), nullable=False),
     sa.Column('version', sa.Integer(), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
@@ -38,7 +37,7 @@ def upgrade():
     sa.Column('key', sa.String(length=255), nullable=False),
     sa.Column('request_hash', sa.String(length=64), nullable=False),
     sa.Column('status', sa.Integer(), nullable=False),
-    sa.Column('body', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=False),
+    sa.Column('body', sa.JSON(), nullable=False),
     sa.Column('location', sa.String(length=200), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], ondelete='CASCADE'),
@@ -61,9 +60,9 @@ def upgrade():
     sa.Column('id', sa.Integer(), autoincrement=True, nullable=False),
     sa.Column('game_id', sa.String(length=32), nullable=False),
     sa.Column('number', sa.Integer(), nullable=False),
-    sa.Column('entry', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=False),
-    sa.Column('result', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=False),
-    sa.Column('state_after', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=False),
+    sa.Column('entry', sa.JSON(), nullable=False),
+    sa.Column('result', sa.JSON(), nullable=False),
+    sa.Column('state_after', sa.JSON(), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], ondelete='CASCADE'),

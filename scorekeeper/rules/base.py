@@ -193,6 +193,11 @@ class Ruleset(ABC, Generic[Entry]):
             )
         resolved = {name: spec.default_value(len(self.players)) for name, spec in specs.items()}
         resolved.update(given)
+        for name, spec in specs.items():
+            maximum = self.option_maximum(spec, resolved)
+            if name not in given and spec.kind == "even_integers" and is_integer(maximum):
+                # A default list drops what a lowered limit puts out of range.
+                resolved[name] = [value for value in resolved[name] if value <= maximum]
         problems = {
             name: [problem]
             for name, spec in specs.items()

@@ -1,0 +1,197 @@
+"""Fixtures: an app on a fresh database per test, its client, and a ``table`` helper.
+
+``SCOREKEEPER_TEST_DATABASE_URL`` switches the suite from a SQLite file per
+test to that server (PostgreSQL), in a schema made for this run and dropped
+after it.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+SERVER_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
+
+
+@contextmanager
+def fresh_schema(prefix: str) -> Iterator[str | None]:
+    """The URL of a new, empty schema on the test server, dropped afterwards; ``None`` on SQLite."""
+    if not SERVER_URL:
+        yield None
+        return
+    schema = f"{prefix}_{secrets.token_hex(6)}"
+    engine = sa.create_engine(SERVER_URL.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    separator = "&" if "?" in SERVER_URL else "?"
+    try:
+        yield f"{SERVER_URL}{separator}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def server_database_url() -> Iterator[str | None]:
+    """A fresh schema on the test server for this run, or ``None`` on SQLite."""
+    with fresh_schema("test") as url:
+        yield url
+
+
+@pytest.fixture
+def database_url(tmp_path: Any, server_database_url: str | None) -> str:
+    """The database URL for one test."""
+    return server_database_url or f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}"
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
+    """The app on an empty database."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": database_url,
+            "RATE_LIMITS": "off",
+        }
+    )
+    app.instance_path = str(tmp_path)
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        if SERVER_URL:
+            db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client of ``app``."""
+    return app.test_client()
+
+
+class TableActions:
+    """Plays a game through the API, as a phone at the table would."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.game: dict[str, Any] = {}
+        self.token = ""
+
+    @property
+    def id(self) -> str:
+        """The game's id."""
+        return self.game["id"]
+
+    @property
+    def url(self) -> str:
+        """The game's address."""
+        return f"/api/v1/games/{self.id}"
+
+    @property
+    def players(self) -> list[int]:
+        """Player ids in seat order."""
+        return [player["id"] for player in self.game["players"]]
+
+    @property
+    def auth(self) -> dict[str, str]:
+        """The token header."""
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def create(
+        self,
+        players: Sequence[str] = ("Asha", "Bikash", "Chandra"),
+        ruleset: str = "jhyap",
+        dealer: int | None = 0,
+        starter: int | None = 1,
+        **options: Any,
+    ) -> dict[str, Any]:
+        """Create a game; return its body."""
+        body: dict[str, Any] = {"ruleset": ruleset, "name": "Test table", "players": list(players)}
+        if dealer is not None:
+            body["dealer"] = dealer
+        if starter is not None and ruleset == "jhyap":
+            body["starter"] = starter
+        if options:
+            body["options"] = options
+        response = self.client.post("/api/v1/games", json=body)
+        assert response.status_code == 201, response.json
+        self.game = response.json
+        self.token = self.game.pop("token")
+        return self.game
+
+    def jhyap_entry(self, caller: int, totals: Sequence[int | Sequence[str] | None]) -> dict[str, Any]:
+        """A Jhyap entry: ``caller`` is a seat; ``totals`` by seat (``None`` skips an eliminated seat;
+        a list gives the hand as cards)."""
+        hands = []
+        for seat, total in enumerate(totals):
+            if total is None:
+                continue
+            key = "total" if isinstance(total, int) else "cards"
+            hands.append({"player": self.players[seat], key: total if key == "total" else list(total)})
+        return {"caller": self.players[caller], "hands": hands}
+
+    def trick_entry(self, plays: Sequence[tuple[int, str]]) -> dict[str, Any]:
+        """A Twenty Two entry from (seat, card) pairs in the order played."""
+        return {"last_trick": [{"player": self.players[seat], "card": card} for seat, card in plays]}
+
+    def post_round(self, entry: dict[str, Any], **headers: str) -> Any:
+        """POST a round entry; return the response."""
+        return self.client.post(f"{self.url}/rounds", json=entry, headers={**self.auth, **headers})
+
+    def jhyap(self, caller: int, *totals: int | Sequence[str] | None) -> dict[str, Any]:
+        """Record a Jhyap round that must succeed; return the Round."""
+        response = self.post_round(self.jhyap_entry(caller, totals))
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def trick(self, *plays: tuple[int, str]) -> dict[str, Any]:
+        """Record a Twenty Two round that must succeed; return the Round."""
+        response = self.post_round(self.trick_entry(plays))
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def get(self) -> dict[str, Any]:
+        """The game as it stands."""
+        response = self.client.get(self.url)
+        assert response.status_code == 200, response.json
+        return response.json
+
+    def scores(self) -> list[int]:
+        """Scores by seat."""
+        return [player["score"] for player in self.get()["players"]]
+
+    def export(self) -> dict[str, Any]:
+        """The game's export."""
+        response = self.client.get(f"{self.url}/export")
+        assert response.status_code == 200, response.json
+        return response.json
+
+    def export_bytes(self) -> bytes:
+        """The game's export without its ``exported_at`` stamp, as bytes, to compare."""
+        document = self.export()
+        document.pop("exported_at")
+        import json
+
+        return json.dumps(document, sort_keys=True).encode()
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> TableActions:
+    """A helper that creates a game and plays it through the API."""
+    return TableActions(client)

@@ -1,0 +1,68 @@
+"""A real gunicorn server, migrated with ``scorekeeper migrate``, on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from scorekeeper import PROJECT_ROOT
+from tests.conftest import fresh_schema
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A database of its own for the server: a SQLite file, or a fresh PostgreSQL schema."""
+    with fresh_schema("server") as url:
+        yield url or f"sqlite:///{tmp_path_factory.mktemp('server') / 'scorekeeper.sqlite'}"
+
+
+@pytest.fixture(scope="module")
+def server(server_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a gunicorn server with four workers on the test database."""
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": server_database,
+        "SCOREKEEPER_RATE_LIMITS": "off",
+    }
+    scorekeeper = [sys.executable, "-m", "scorekeeper.cli"]
+    subprocess.run([*scorekeeper, "migrate"], env=env, check=True, cwd=PROJECT_ROOT)
+    port = free_port()
+    log = Path(tmp_path_factory.mktemp("logs")) / "gunicorn.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [*scorekeeper, "serve", "--port", str(port), "--workers", "4"],
+            env=env,
+            cwd=PROJECT_ROOT,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if requests.get(f"{base}/api/v1/health", timeout=1).status_code == 200:
+                        break
+                except requests.RequestException:
+                    pass
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"gunicorn did not start:\n{log.read_text()}")
+                time.sleep(0.2)
+            yield base
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
