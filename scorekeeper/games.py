@@ -78,7 +78,9 @@ def load_game(game_id: str) -> Table:
 
 def lock_game(game_id: str, token: str) -> Table:
     """Open a write transaction on a game, holding its lock, after checking the token."""
-    # Must be the transaction's first statement: SQLite then begins IMMEDIATE.
+    if db.session().in_transaction():
+        db.session.commit()  # end an earlier read: the lock must open its own transaction
+    # The transaction's first statement: on SQLite it begins IMMEDIATE (see db.py).
     db.session.connection(execution_options={"write_lock": True})
     game = db.session.scalars(select(Game).where(Game.id == game_id).with_for_update()).first()
     if game is None:
@@ -459,7 +461,7 @@ def _replay_import(
         state = outcome.state
     final = game_body(table.game, table.rules, state)
     for key in ("status", "winners", "rounds_played", "options"):
-        if _with_ids(final[key], to_old) != exported.get(key):
+        if _with_ids(final[key], to_old, key) != exported.get(key):
             raise Invalid(f"The export's game {key} does not match its rounds.", code="invalid_import")
     exported_players = sorted(exported["players"], key=lambda player: player.get("seat", 0))
     for player, exported_player in zip(final["players"], exported_players, strict=True):

@@ -46,13 +46,20 @@ class GameState:
         return [seat for seat, out in enumerate(self.eliminated_in_round) if out is None]
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready copy, for storage."""
-        return dataclasses.asdict(self)
+        """A JSON-ready copy (lists, not tuples), for storage."""
+        return dataclasses.asdict(self, dict_factory=lambda items: {k: _lists(v) for k, v in items})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameState:
         """Rebuild a state stored with :meth:`to_dict`."""
         return cls(**{f.name: _tuples(data[f.name]) for f in dataclasses.fields(cls)})
+
+
+def _lists(value: Any) -> Any:
+    """Turn the tuples of frozen dataclasses into JSON lists."""
+    if isinstance(value, tuple):
+        return [_lists(item) for item in value]
+    return value
 
 
 def _tuples(value: Any) -> Any:

@@ -1,0 +1,88 @@
+"""Stored round entries are the source of truth: replaying them reproduces every stored result."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import select
+
+from scorekeeper import games
+from scorekeeper.extensions import db
+from scorekeeper.models import Round
+from scorekeeper.rules import RoundConflict, RuleError
+
+NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Firoz"]
+ALL_CARDS = [rank + suit for rank in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"] for suit in "SHDC"]
+
+
+def random_entry(table: games.Table, rng: random.Random) -> dict[str, Any]:
+    """A valid entry for the next round of ``table``."""
+    active = [table.game.players[seat].id for seat in table.state.active_seats()]
+    if table.rules.name == "jhyap":
+        caller = rng.choice(active)
+        limit = table.rules.options["call_limit"]
+        hands = [
+            {"player": player, "total": rng.randint(0, limit) if player == caller else rng.randint(0, 50)}
+            for player in active
+        ]
+        return {"caller": caller, "hands": hands}
+    kept = {card for pile in table.state.piles for card in pile}
+    cards = rng.sample([card for card in ALL_CARDS if card not in kept], len(active))
+    order = rng.sample(active, len(active))
+    return {"last_trick": [{"player": p, "card": c} for p, c in zip(order, cards, strict=True)]}
+
+
+def assert_stored_results_replay(game_id: str) -> None:
+    """Replay every stored entry from round 1 and compare results and running state."""
+    table = games.load_game(game_id)
+    state = table.initial_state()
+    rounds = db.session.scalars(select(Round).where(Round.game_id == game_id).order_by(Round.number)).all()
+    for expected_number, round_ in enumerate(rounds, start=1):
+        assert round_.number == expected_number
+        outcome = table.rules.play(state, table.rules.parse_entry(round_.entry))
+        assert outcome.result == round_.result
+        assert outcome.state.to_dict() == round_.state_after
+        state = outcome.state
+    assert state.to_dict() == table.game.state
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    ruleset=st.sampled_from(["jhyap", "twenty-two"]),
+    players=st.integers(min_value=2, max_value=5),
+    rounds=st.integers(min_value=1, max_value=25),
+    corrections=st.integers(min_value=0, max_value=4),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+def test_stored_results_equal_a_replay_of_the_entries(app, ruleset, players, rounds, corrections, seed):
+    rng = random.Random(seed)
+    options = {"elimination_limit": 60} if ruleset == "jhyap" else {}
+    with app.app_context():
+        table, token = games.create_game(
+            {"ruleset": ruleset, "players": NAMES[:players], "dealer": 0, "starter": 0 if ruleset == "jhyap" else None, "options": options}
+        )
+        game_id = table.game.id
+        for _ in range(rounds):
+            table = games.load_game(game_id)
+            if table.state.finished:
+                break
+            games.record_round(game_id, token, random_entry(table, rng))
+            db.session.remove()
+        for _ in range(corrections):
+            table = games.load_game(game_id)
+            played = table.state.rounds_played
+            number = rng.randint(1, played)
+            before = games._state_before(table, number)
+            table.state = before
+            entry = random_entry(table, rng)
+            db.session.remove()
+            try:
+                games.correct_round(game_id, token, number, entry)
+            except (RoundConflict, RuleError):
+                db.session.remove()  # a correction a later round no longer fits changes nothing
+            db.session.remove()
+        assert_stored_results_replay(game_id)
+        db.session.remove()
