@@ -384,5 +384,5 @@ class Ruleset(ABC, Generic[Entry]):
             return out, (still_active[0],), True
         if not still_active:
             lowest = min(new_scores[seat] for seat in low_seats)
-            return out, tuple(s for s in low_seats if new_scores[s] == lowest), True
+            return out, tuple(s for s in sorted(low_seats) if new_scores[s] == lowest), True
         return out, (), False

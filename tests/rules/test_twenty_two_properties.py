@@ -37,15 +37,15 @@ def rank_order(code: str) -> int:
     return RANK_ORDER[code[:-1]]
 
 
-@st.composite
-def spellings(draw, code: str) -> str:
-    """Any accepted spelling of a canonical code: case, T for 10, suit symbols, spaces."""
+def _spellings(code: str) -> tuple[str, ...]:
+    """Every accepted spelling of a canonical code: case, T for 10, suit symbols, spaces."""
     rank, suit = code[:-1], code[-1]
-    rank = draw(st.sampled_from(["10", "T", "t"])) if rank == "10" else rank
-    if rank.isalpha():
-        rank = draw(st.sampled_from([rank, rank.lower()]))
-    spelled = rank + draw(st.sampled_from(SUIT_SPELLINGS[suit]))
-    return draw(st.sampled_from([spelled, f" {spelled} "]))
+    ranks = ("10", "T", "t") if rank == "10" else tuple({rank, rank.lower()})
+    spelled = sorted(r + s for r in ranks for s in SUIT_SPELLINGS[suit])
+    return (code, *(form for form in spelled if form != code), f" {code.lower()} ")
+
+
+SPELLINGS = {code: _spellings(code) for code in DECK}
 
 
 @dataclass
@@ -97,7 +97,7 @@ def scripts(draw) -> Script:
         trick = list(zip(order, cards, strict=True))
         raw = {
             "last_trick": [
-                {"player": players[seat].id, "card": draw(spellings(code))} for seat, code in trick
+                {"player": players[seat].id, "card": draw(st.sampled_from(SPELLINGS[code]))} for seat, code in trick
             ]
         }
         outcome = game.play(state, game.parse_entry(raw))
@@ -201,7 +201,11 @@ def test_eliminated_player_never_appears_in_a_later_round(script):
         kept = {code for pile in last.piles for code in pile}
         free = iter(code for code in DECK if code not in kept)
         seats = [*last.active_seats(), out[0]]
-        raw = {"last_trick": [{"player": script.players[s].id, "card": next(free, "2S")} for s in seats]}
+        raw = {
+            "last_trick": [
+                {"player": script.players[seat].id, "card": next(free, "2S")} for seat in seats
+            ]
+        }
         with pytest.raises(RuleError) as info:
             game.play(last, game.parse_entry(raw))
         assert "eliminated" in info.value.message
@@ -224,7 +228,8 @@ def test_finished_if_and_only_if_at_most_one_active(script):
     if last_after is not None and last_after.finished and not last_after.active_seats():
         contenders = last_before.active_seats()
         lowest = min(last_after.scores[seat] for seat in contenders)
-        assert sorted(last_after.winners) == [s for s in contenders if last_after.scores[s] == lowest]
+        lowest_seats = [seat for seat in contenders if last_after.scores[seat] == lowest]
+        assert sorted(last_after.winners) == lowest_seats
 
 
 @PROPERTY_SETTINGS

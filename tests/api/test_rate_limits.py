@@ -1,0 +1,65 @@
+"""Rate limits: on by default, per client address for creations and per game for round writes."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+
+@pytest.fixture
+def limited_client(database_url, tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": database_url,
+            "GAME_CREATE_LIMIT": "3/minute",
+            "ROUND_WRITE_LIMIT": "2/minute",
+        }
+    )
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    yield app.test_client()
+    with app.app_context():
+        db.drop_all()
+        db.engine.dispose()
+
+
+def create(client):
+    return client.post("/api/v1/games", json={"ruleset": "jhyap", "players": ["Asha", "Bikash"]})
+
+
+def test_game_creations_past_the_limit_answer_429_with_retry_after(limited_client):
+    assert [create(limited_client).status_code for _ in range(3)] == [201, 201, 201]
+    response = create(limited_client)
+    assert response.status_code == 429
+    assert response.json["error"]["code"] == "too_many_requests"
+    assert response.json["error"]["status"] == 429
+    assert int(response.headers["Retry-After"]) > 0
+
+
+def test_round_writes_are_counted_per_game(limited_client):
+    games = [create(limited_client).json for _ in range(2)]
+
+    def undo_last(game):
+        return limited_client.delete(
+            f"/api/v1/games/{game['id']}/rounds/1",
+            headers={"Authorization": f"Bearer {game['token']}"},
+        )
+
+    # Nothing to undo: 404, but each write still counts against its own game.
+    assert [undo_last(games[0]).status_code for _ in range(2)] == [404, 404]
+    assert undo_last(games[0]).status_code == 429
+    assert undo_last(games[1]).status_code == 404
+
+
+def test_limits_are_off_when_configured(client):
+    assert {create(client).status_code for _ in range(70)} == {201}
+
+
+def test_default_limits_are_generous_for_a_real_table(app):
+    assert app.config["GAME_CREATE_LIMIT"] == "60/minute"
+    assert app.config["ROUND_WRITE_LIMIT"] == "120/minute"
+    assert create_app({"DATABASE_URL": "sqlite://"}).config["RATELIMIT_ENABLED"] is True

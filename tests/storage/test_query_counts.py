@@ -1,0 +1,55 @@
+"""Reading a game and recording a round take a fixed number of SQL statements."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from sqlalchemy import event
+
+from scorekeeper.extensions import db
+
+
+@contextmanager
+def counted_statements(app):
+    """Count the SQL statements sent while the block runs."""
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, parameters, context, executemany):
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def play(table, rounds: int) -> None:
+    count = len(table.players)
+    for number in range(rounds):
+        totals = [(seat * 7 + number) % 20 + 1 for seat in range(count)]
+        totals[number % count] = 0
+        table.jhyap(number % count, *totals)
+
+
+def statements_for(app, table, players, rounds) -> tuple[int, int]:
+    """(statements to GET the game, statements to POST a round) after ``rounds`` rounds."""
+    table.create(players=players, elimination_limit=10000, halve_at=[])
+    play(table, rounds)
+    with counted_statements(app) as reading:
+        table.get()
+    entry = table.jhyap_entry(0, [0] + [5] * (len(players) - 1))
+    with counted_statements(app) as recording:
+        assert table.post_round(entry).status_code == 201
+    return len(reading), len(recording)
+
+
+def test_statement_counts_do_not_grow_with_players_or_rounds(app, table):
+    small = statements_for(app, table, ["Asha", "Bikash"], 1)
+    large = statements_for(app, table, ["Asha", "Bikash", "Chandra", "Dipa", "Esha"], 30)
+    assert small == large
+    reading, recording = small
+    assert reading <= 3  # game, players (+ BEGIN on SQLite)
+    assert recording <= 8  # BEGIN, game FOR UPDATE, players, INSERT round, UPDATE game, COMMIT
