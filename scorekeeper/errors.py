@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify
+from flask import Flask, Response, current_app, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -140,8 +140,9 @@ def handle_http_exception(error: HTTPException) -> Response:
         details = data["messages"].get("json", data["messages"])
         message = validation_message(details)
     if status == 413:
-        limit = current_app.config["MAX_CONTENT_LENGTH"] // 1024
-        message = f"The request body is larger than {limit} KiB."
+        limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"]
+        size = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 2**10} KiB"
+        message = f"The request body is larger than {size}."
     if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
         headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
     if status == 429:

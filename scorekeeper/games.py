@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,14 +18,17 @@ from marshmallow import ValidationError
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from .api.schemas import entry_schemas, round_post_schemas
-from .errors import Conflict, Forbidden, Invalid, NotFound
+from .api.schemas import entry_schemas, game_create_schema, round_post_schemas
+from .errors import Conflict, Forbidden, Invalid, NotFound, validation_message
 from .extensions import db
 from .models import Game, IdempotencyKey, Player, Round, utcnow
 from .rules import GameState, RoundConflict, RuleError, Ruleset, get_ruleset
 from .rules import Player as SeatedPlayer
 from .security import hash_token, new_game_id, new_token, token_matches
 from .serializers import game_body, round_body, timestamp
+
+
+MAX_ROUND_NUMBER = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -68,9 +72,12 @@ class Table:
         self.game.touch()
 
 
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
 def load_game(game_id: str) -> Table:
     """Read a game."""
-    game = db.session.get(Game, game_id)
+    game = db.session.get(Game, game_id) if GAME_ID.fullmatch(game_id) else None
     if game is None:
         raise NotFound("There is no game with this id.")
     return Table.of(game)
@@ -82,7 +89,9 @@ def lock_game(game_id: str, token: str) -> Table:
         db.session.commit()  # end an earlier read: the lock must open its own transaction
     # The transaction's first statement: on SQLite it begins IMMEDIATE (see db.py).
     db.session.connection(execution_options={"write_lock": True})
-    game = db.session.scalars(select(Game).where(Game.id == game_id).with_for_update()).first()
+    game = None
+    if GAME_ID.fullmatch(game_id):
+        game = db.session.scalars(select(Game).where(Game.id == game_id).with_for_update()).first()
     if game is None:
         raise NotFound("There is no game with this id.")
     if not token_matches(token, game.token_hash):
@@ -261,9 +270,11 @@ def _stored_answer(game_id: str, key: str, fingerprint: str) -> Answer | None:
 
 def get_round(game_id: str, number: int) -> dict[str, Any]:
     """One recorded round."""
-    round_ = db.session.scalars(
-        select(Round).where(Round.game_id == game_id, Round.number == number)
-    ).first()
+    round_ = None
+    if 1 <= number <= MAX_ROUND_NUMBER:  # a larger number cannot be stored, so is never played
+        round_ = db.session.scalars(
+            select(Round).where(Round.game_id == game_id, Round.number == number)
+        ).first()
     if round_ is None:
         load_game(game_id)  # a 404 for the game itself comes first
         raise NotFound(f"Round {number} has not been played in this game.")
@@ -388,25 +399,33 @@ def export_game(game_id: str) -> dict[str, Any]:
 def import_game(document: Mapping[str, Any]) -> tuple[Table, str]:
     """Create a new game by replaying an export; refuse it if any result differs."""
     exported = document["game"]
-    players = sorted(exported["players"], key=lambda player: player.get("seat", 0))
-    try:
-        old_ids = [player["id"] for player in players]
-        names = [player["name"] for player in players]
-    except (KeyError, TypeError):
-        raise Invalid("Every exported player needs an id and a name.", code="invalid_import") from None
-    setup = exported["setup"]
+    players = sorted(exported["players"], key=lambda player: player["seat"])
+    old_ids = [player["id"] for player in players]
+    if sorted(player["seat"] for player in players) != list(range(len(players))) or len(
+        set(old_ids)
+    ) != len(old_ids):
+        raise Invalid("The export's players need distinct ids and seats 0, 1, 2...", code="invalid_import")
     rules_class = get_ruleset(exported["ruleset"])
+    setup = exported["setup"]
     try:
-        table, token = _add_game(
+        data = game_create_schema.load(
             {
                 "ruleset": exported["ruleset"],
                 "name": exported["name"],
-                "players": names,
+                "players": [player["name"] for player in players],
                 "options": exported["options"],
                 "dealer": setup["dealer"],
                 "starter": setup["starter"] if rules_class.chooses_starter else None,
             }
         )
+        table, token = _add_game(data)
+    except ValidationError as error:
+        messages = error.normalized_messages()
+        raise Invalid(
+            f"The export's game cannot be set up: {validation_message(messages)}",
+            messages,
+            code="invalid_import",
+        ) from None
     except RuleError as error:
         db.session.rollback()
         raise Invalid(f"The export's game cannot be set up: {error.message}", code="invalid_import") from None
@@ -463,7 +482,7 @@ def _replay_import(
     for key in ("status", "winners", "rounds_played", "options"):
         if _with_ids(final[key], to_old, key) != exported.get(key):
             raise Invalid(f"The export's game {key} does not match its rounds.", code="invalid_import")
-    exported_players = sorted(exported["players"], key=lambda player: player.get("seat", 0))
+    exported_players = sorted(exported["players"], key=lambda player: player["seat"])
     for player, exported_player in zip(final["players"], exported_players, strict=True):
         for key in ("score", "eliminated", "eliminated_in_round"):
             if player[key] != exported_player.get(key):

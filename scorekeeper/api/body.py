@@ -7,27 +7,37 @@ from typing import Any
 
 from flask import g, request
 
-from ..errors import BadRequest, UnsupportedMediaType
+from ..errors import BadRequest, Invalid, UnsupportedMediaType
 
 MAX_JSON_DEPTH = 64
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
 METHODS_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
+JSON_KINDS = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _depth(value: Any) -> int:
-    """How deeply ``value`` nests lists and objects (iteratively, so it cannot recurse too far)."""
-    deepest, stack = 0, [(value, 1)]
+def _check_structure(value: Any) -> None:
+    """Refuse JSON nested deeper than ``MAX_JSON_DEPTH`` or holding text that is not Unicode.
+
+    Walks iteratively, so that no input can make it recurse too far. A lone
+    surrogate escape (``"\\ud800"``) parses, but cannot be stored or sent back.
+    """
+    stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, depth)
-            children = item.values() if isinstance(item, dict) else item
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BadRequest("The JSON holds a \\u escape that is not a character.") from None
+        elif isinstance(item, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                raise BadRequest(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.")
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children)
-    return deepest
 
 
 def parse_json_body() -> None:
@@ -56,8 +66,9 @@ def parse_json_body() -> None:
         raise BadRequest(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.") from None
     except ValueError as error:
         raise BadRequest(f"The request body is not valid JSON ({error}).") from None
-    if _depth(body) > MAX_JSON_DEPTH:
-        raise BadRequest(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.")
+    _check_structure(body)
+    if not isinstance(body, dict):
+        raise Invalid(f"Send a JSON object, not {JSON_KINDS.get(type(body), 'a number')}.")
     g.json_body = body
 
 

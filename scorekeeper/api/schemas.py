@@ -288,6 +288,17 @@ class SetupSchema(Schema):
     starter = Integer(required=True)
 
 
+class ExportedPlayerSchema(Schema):
+    """A player as exported."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    id = Integer(required=True)
+    name = fields.String(required=True)
+    seat = Integer(required=True)
+
+
 class ExportedGameSchema(Schema):
     """The Game as exported, with its setup."""
 
@@ -297,7 +308,7 @@ class ExportedGameSchema(Schema):
     ruleset = fields.String(required=True, validate=validate.OneOf(list(RULESETS)))
     name = fields.String(required=True)
     options = fields.Dict(required=True)
-    players = fields.List(fields.Dict(), required=True)
+    players = fields.List(fields.Nested(ExportedPlayerSchema), required=True)
     setup = fields.Nested(SetupSchema, required=True)
 
 

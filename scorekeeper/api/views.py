@@ -100,12 +100,12 @@ def create_game(data: dict[str, Any]) -> Response:
 def get_game(game_id: str) -> Response:
     """Read a game."""
     table = games.load_game(game_id)
-    etag = f'"{table.game.version}"'
-    if etag in request.if_none_match or "*" in request.if_none_match:
+    etag = str(table.game.version)
+    if request.if_none_match.contains(etag) or request.if_none_match.star_tag:
         response = Response(status=304)
     else:
         response = answer(table.body())
-    response.headers["ETag"] = etag
+    response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response
 

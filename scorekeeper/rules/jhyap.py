@@ -223,10 +223,10 @@ class Jhyap(Ruleset[JhyapEntry]):
             allowed = 2 * decks if code == "JK" else decks
             if count > allowed:
                 what = "jokers" if code == "JK" else f"copies of {code}"
-                deck_words = "one deck" if decks == 1 else f"{decks} decks"
+                deck_words = "one deck holds" if decks == 1 else f"{decks} decks hold"
                 raise RuleError(
-                    f"The round has {count} {what}, but {deck_words} hold only {allowed}.",
-                    {"hands": [f"Too many {what} for {deck_words}."]},
+                    f"The round has {count} {what}, but {deck_words} only {allowed}.",
+                    {"hands": [f"Too many {what} for {deck_words.rsplit(' ', 1)[0]}."]},
                 )
 
     def _check_caller(self, caller_id: int, seats: Sequence[int], totals: Mapping[int, int]) -> int:

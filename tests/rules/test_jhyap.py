@@ -22,8 +22,8 @@ from scorekeeper.rules import (
     Standing,
     get_ruleset,
 )
-from scorekeeper.rules.jhyap import Hand, card_value
 from scorekeeper.rules.cards import parse_card
+from scorekeeper.rules.jhyap import Hand, card_value
 
 A, B, C, D, E, F = 11, 22, 33, 44, 55, 66
 PLAYERS = (
@@ -77,7 +77,9 @@ def raw(caller: Any, hands: dict[Any, Any]) -> dict[str, Any]:
     return {
         "caller": caller,
         "hands": [
-            {"player": player, "cards": hand} if isinstance(hand, list) else {"player": player, "total": hand}
+            {"player": player, "cards": hand}
+            if isinstance(hand, list)
+            else {"player": player, "total": hand}
             for player, hand in hands.items()
         ],
     }
@@ -252,7 +254,9 @@ def test_rule2_any_seat_may_start_round_one(n: int, dealer: int, starter: int) -
 
 
 @pytest.mark.parametrize(("n", "dealer", "starter"), [(3, 0, 1), (3, 2, 0), (5, 4, 0), (2, 1, 0)])
-def test_rule2_without_a_named_starter_the_dealers_left_starts(n: int, dealer: int, starter: int) -> None:
+def test_rule2_without_a_named_starter_the_dealers_left_starts(
+    n: int, dealer: int, starter: int
+) -> None:
     first = table(n).start(dealer, None)
     assert (first.dealer, first.starter) == (dealer, starter)
 
@@ -271,7 +275,9 @@ def test_rule2_without_a_named_starter_the_dealers_left_starts(n: int, dealer: i
         (0, 1.0, "starter"),
     ],
 )
-def test_rule2_first_seats_must_be_seats_at_the_table(dealer: Any, starter: Any, field: str) -> None:
+def test_rule2_first_seats_must_be_seats_at_the_table(
+    dealer: Any, starter: Any, field: str
+) -> None:
     with pytest.raises(InvalidOptions) as caught:
         table(3).start(dealer, starter)
     assert caught.value.message == f"The first {field}: Give a seat from 0 to 2."
@@ -289,11 +295,12 @@ def test_rule3_caller_must_be_a_player_at_the_table(caller: Any) -> None:
 
 
 def test_rule3_a_round_without_a_caller_is_a_rule_error() -> None:
+    # The API schema requires the field; the engine sees a missing caller as None.
     game = table(3)
-    entry = game.parse_entry({"hands": [{"player": A, "total": 2}, {"player": B, "total": 9},
-                                        {"player": C, "total": 9}]})  # fmt: skip
+    entry = JhyapEntry(caller=None, hands=(Hand(A, total=2), Hand(B, total=9), Hand(C, total=9)))  # type: ignore[arg-type]
     with pytest.raises(RuleError) as caught:
         game.play(state((0, 0, 0)), entry)
+    assert caught.value.message == "The caller must be one of the players in this round."
     assert caught.value.details == {"caller": ["Not a player in this round."]}
 
 
@@ -337,8 +344,10 @@ def test_rule3_caller_must_be_within_the_call_limit(
         assert results(outcome)[A]["points"] == 0
     else:
         error = rule_error(game, state((0, 0, 0)), A, hands)
-        total = caller_hand if isinstance(caller_hand, int) else sum(
-            card_value(parse_card(code)) for code in caller_hand
+        total = (
+            caller_hand
+            if isinstance(caller_hand, int)
+            else sum(card_value(parse_card(code)) for code in caller_hand)
         )
         limit = game.options["call_limit"]
         assert error.message == f"Asha called Jhyap with {total} points; the call limit is {limit}."
@@ -453,7 +462,8 @@ def test_rule5_total_halved_from_200_to_100_becomes_50_next_round_if_still_100()
     second = play(game, first.state, A, {A: 0, B: 0, C: 7})
     assert second.state.scores == (0, 50, 14)
     row = results(second)[B]
-    assert (row["points"], row["score_before"], row["score_after"], row["halved"]) == (0, 100, 50, True)
+    assert (row["points"], row["score_before"], row["score_after"]) == (0, 100, 50)
+    assert row["halved"] is True
 
 
 def test_rule5_total_halved_to_100_is_not_halved_again_if_it_moves_on() -> None:
@@ -655,10 +665,16 @@ def test_rule8_round_that_eliminates_everyone_left_gives_the_lowest_total_the_wi
     assert game.standing(outcome.state) == Standing("finished", None, (C,))
 
 
-def test_rule8_equal_lowest_totals_share_the_win() -> None:
+@pytest.mark.parametrize(
+    "hands",
+    [{A: 5, B: 4, C: 4}, {C: 4, B: 4, A: 5}, {B: 4, A: 5, C: 4}],
+    ids=["seat-order", "reversed", "mixed"],
+)
+def test_rule8_equal_lowest_totals_share_the_win(hands: dict[int, int]) -> None:
     # Asha 180 + 35 = 215, Bikram 197 + 4 = 201, Chandra 197 + 4 = 201: all out.
+    # The winners are listed in seat order whatever order the hands were entered in.
     game = table(3)
-    outcome = play(game, state((180, 197, 197)), A, {A: 5, B: 4, C: 4})
+    outcome = play(game, state((180, 197, 197)), A, hands)
     assert outcome.state.eliminated_in_round == (1, 1, 1)
     assert outcome.state.scores == (215, 201, 201)
     assert outcome.state.winners == (1, 2)
@@ -680,7 +696,9 @@ def test_rule8_game_in_progress_has_no_winners() -> None:
     outcome = play(game, state((0, 195, 0)), A, {A: 0, B: 6, C: 7})
     assert outcome.state.winners == ()
     assert not outcome.state.finished
-    assert game.standing(outcome.state) == Standing("in_progress", NextRound(2, dealer=C, starter=A), ())
+    assert game.standing(outcome.state) == Standing(
+        "in_progress", NextRound(2, dealer=C, starter=A), ()
+    )
 
 
 def test_rule8_no_round_after_the_end() -> None:
@@ -706,7 +724,11 @@ def test_rule8_a_full_game_from_start_to_finish() -> None:
         current = outcome.state
     assert current.eliminated_in_round == (3, None)
     assert current.winners == (1,)
-    assert game.standing(current).to_dict() == {"status": "finished", "next_round": None, "winners": [B]}
+    assert game.standing(current).to_dict() == {
+        "status": "finished",
+        "next_round": None,
+        "winners": [B],
+    }
 
 
 # Options
@@ -730,6 +752,11 @@ def test_options_defaults(n: int, decks: int) -> None:
         (3, {"elimination_limit": 2, "halve_at": [2]}, {"elimination_limit": 2, "halve_at": [2]}),
         (3, {"elimination_limit": 200}, {"elimination_limit": 200}),
         (3, {"elimination_limit": 201}, {"elimination_limit": 201, "halve_at": [100, 200]}),
+        # A lower limit drops the default halving scores above it.
+        (3, {"elimination_limit": 199}, {"elimination_limit": 199, "halve_at": [100]}),
+        (3, {"elimination_limit": 100}, {"elimination_limit": 100, "halve_at": [100]}),
+        (3, {"elimination_limit": 99}, {"elimination_limit": 99, "halve_at": []}),
+        (3, {"elimination_limit": 1}, {"elimination_limit": 1, "halve_at": []}),
         (3, {"elimination_limit": 10000}, {"elimination_limit": 10000}),
         (3, {"halve_at": []}, {"halve_at": []}),
         (3, {"halve_at": [200]}, {"halve_at": [200]}),
@@ -775,8 +802,8 @@ def test_options_within_bounds_are_accepted(
         (3, {"elimination_limit": 10001}, "elimination_limit"),
         (3, {"elimination_limit": True, "halve_at": []}, "elimination_limit"),
         (3, {"elimination_limit": 200.0}, "elimination_limit"),
-        # The default halving scores must fit under a lower limit.
-        (3, {"elimination_limit": 199}, "halve_at"),
+        # Given halving scores must fit under the limit.
+        (3, {"elimination_limit": 199, "halve_at": [200]}, "halve_at"),
         (3, {"elimination_limit": 150, "halve_at": [100, 200]}, "halve_at"),
         (3, {"halve_at": [101]}, "halve_at"),  # odd
         (3, {"halve_at": [100, 199]}, "halve_at"),
@@ -816,9 +843,15 @@ def test_options_out_of_bounds_are_rejected(n: int, options: dict[str, Any], nam
         ({"call_limit": 51}, "Option call_limit: give a whole number from 0 to 50."),
         ({"caller_penalty": True}, "Option caller_penalty: give a whole number from 0 to 1000."),
         ({"caller_tie": "x"}, "Option caller_tie: choose one of caller_wins, caller_loses."),
-        ({"elimination_limit": 0}, "Option elimination_limit: give a whole number from 1 to 10000."),
+        (
+            {"elimination_limit": 0},
+            "Option elimination_limit: give a whole number from 1 to 10000.",
+        ),
         ({"halve_at": [101]}, "Option halve_at: each score must be even and from 2 to 200."),
-        ({"elimination_limit": 120}, "Option halve_at: each score must be even and from 2 to 120."),
+        (
+            {"elimination_limit": 120, "halve_at": [100, 200]},
+            "Option halve_at: each score must be even and from 2 to 120.",
+        ),
         ({"halve_at": [4, 4]}, "Option halve_at: give distinct whole numbers."),
         ({"halve_at": list(range(2, 23, 2))}, "Option halve_at: give a list of at most 10 scores."),
         ({"decks": 3}, "Option decks: give a whole number from 1 to 2."),
@@ -894,7 +927,9 @@ def test_hand_total_outside_0_to_50_is_a_rule_error(total: Any) -> None:
         (["JK", "JK", "AH", "AC", "2D"], 4, ["JK", "JK", "AH", "AC", "2D"]),
     ],
 )
-def test_hand_by_cards_total_is_computed(cards: list[str], total: int, canonical: list[str]) -> None:
+def test_hand_by_cards_total_is_computed(
+    cards: list[str], total: int, canonical: list[str]
+) -> None:
     outcome = play(table(3), state((0, 0, 0)), A, {A: 0, B: cards, C: 9})
     row = results(outcome)[B]
     assert (row["hand"], row["points"], row["cards"]) == (total, total, canonical)
@@ -982,7 +1017,7 @@ def test_parse_entry_builds_the_entry() -> None:
         (3, {"decks": 2}, {A: ["AS"], B: ["AS", "KH"], C: ["as"]}, ("3 copies of AS", 2)),
         (3, {"decks": 2}, {A: ["JK", "JK"], B: ["JK", "x"], C: 9}, None),
         (3, {"decks": 2}, {A: ["JK", "JK"], B: ["JK", "x"], C: ["joker"]}, ("5 jokers", 4)),
-        (5, {}, {A: ["QS"], B: ["QS"], C: 9, D: 9, E: 9}, None),
+        (5, {}, {A: ["AD"], B: ["QS"], C: ["QS"], D: 9, E: 9}, None),
         (5, {}, {A: ["AD"], B: ["QS"], C: ["QS"], D: ["q♠"], E: 9}, ("3 copies of QS", 2)),
         (5, {"decks": 1}, {A: ["AD"], B: ["QS"], C: ["QS"], D: 9, E: 9}, ("2 copies of QS", 1)),
     ],

@@ -1,0 +1,525 @@
+"""Export, import, retries, renames, deletion and the other endpoints (api.md).
+
+Acceptance: export then import gives a game whose export is identical except
+for ids and timestamps (player ids mapped by seat); a tampered export (a
+changed result, a changed score, a changed entry, a wrong format/version, a
+missing field, a round number gap) is a 422 and creates nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, IdempotencyKey, Player, Round
+from scorekeeper.security import hash_token
+from tests.conftest import TableActions
+
+PLAYERS = ("Asha", "Bikash", "Chandra", "Dipa")
+A, B, C, D = range(4)
+ID_KEYS = frozenset({"player", "dealer", "starter", "caller"})
+TIMESTAMPS = frozenset({"created_at", "updated_at", "exported_at"})
+IMPORT = "/api/v1/games/import"
+
+
+def by_seat(value: Any, seat_of: dict[int, int], key: str | None = None) -> Any:
+    """An export with player ids replaced by seats, and the game id and timestamps left out.
+
+    Every id must be one of the game's players (a stray id fails the lookup).
+    ``setup`` already holds seats and is kept as it is.
+    """
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if k in TIMESTAMPS or (k == "id" and "ruleset" in value):
+                continue
+            out[k] = v if k == "setup" else by_seat(v, seat_of, k)
+        return out
+    if isinstance(value, list):
+        if key == "players":
+            return [{**by_seat(p, seat_of), "id": seat_of[p["id"]]} for p in value]
+        if key == "winners":
+            return [seat_of[player_id] for player_id in value]
+        return [by_seat(item, seat_of, key) for item in value]
+    if key in ID_KEYS and isinstance(value, int):
+        return seat_of[value]
+    return value
+
+
+def seat_map(document: dict[str, Any]) -> dict[int, int]:
+    """Player id -> seat, from an export or a Game."""
+    players = document["game"]["players"] if "game" in document else document["players"]
+    return {player["id"]: player["seat"] for player in players}
+
+
+def counts(app: Any) -> tuple[int, int, int]:
+    """Rows in the games, players and rounds tables."""
+    with app.app_context():
+        return tuple(  # type: ignore[return-value]
+            db.session.scalar(select(func.count()).select_from(model))
+            for model in (Game, Player, Round)
+        )
+
+
+def play_in_progress(table: TableActions) -> dict[str, int]:
+    """Four players, non-default options, cards, a halving, an elimination and a correction."""
+    table.create(
+        players=PLAYERS,
+        dealer=C,
+        starter=D,
+        caller_tie="caller_loses",
+        caller_penalty=10,
+        elimination_limit=50,
+        halve_at=[20, 40],
+    )
+    table.jhyap(A, 2, 20, ["KH", "JK"], 15)  # B 20 -> 10 (halved)
+    table.jhyap(B, 30, 1, 5, 40)  # D 15+40 = 55 > 50: eliminated
+    table.jhyap(C, 3, 10, ["as", "2♥"], None)
+    response = table.client.put(
+        f"{table.url}/rounds/1",
+        json=table.jhyap_entry(A, [2, 20, ["KH", "JK"], 16]),
+        headers=table.auth,
+    )
+    assert response.status_code == 200, response.json
+    return {"dealer": C, "starter": D}
+
+
+def play_finished(table: TableActions) -> dict[str, int]:
+    """Three players, elimination_limit 10, no halving: Chandra wins in round 3."""
+    table.create(players=PLAYERS[:3], dealer=A, starter=B, elimination_limit=10, halve_at=[])
+    table.jhyap(C, 4, 11, 1)
+    table.jhyap(A, 2, None, 7)
+    table.jhyap(C, 7, None, 3)
+    return {"dealer": A, "starter": B}
+
+
+def import_document(client: Any, document: Any) -> Any:
+    """POST an export to the import endpoint."""
+    return client.post(IMPORT, json=document)
+
+
+# Export and import
+
+
+@pytest.mark.parametrize("play", [play_in_progress, play_finished], ids=["in_progress", "finished"])
+def test_export_then_import_round_trips(app, client, table, play):
+    setup = play(table)
+    exported = table.export()
+    assert exported["format"] == "scorekeeper.game"
+    assert exported["version"] == 1
+    assert exported["game"]["setup"] == setup
+    assert [r["number"] for r in exported["rounds"]] == list(range(1, len(exported["rounds"]) + 1))
+    before = counts(app)
+
+    response = import_document(client, exported)
+
+    assert response.status_code == 201, response.json
+    created = response.json
+    assert created["id"] != table.id
+    assert response.headers["Location"].endswith(f"/api/v1/games/{created['id']}")
+    assert created["token"] and created["token"] != table.token
+    games, players, rounds = counts(app)
+    assert (games, players, rounds) == (
+        before[0] + 1,
+        before[1] + len(table.players),
+        before[2] + len(exported["rounds"]),
+    )
+    assert set(created["players"][0]) >= {"id", "name", "seat", "score"}
+    assert {p["id"] for p in created["players"]}.isdisjoint(table.players)
+
+    imported = client.get(f"/api/v1/games/{created['id']}/export").json
+    assert by_seat(imported, seat_map(imported)) == by_seat(exported, seat_map(exported))
+    # The Location answers the new game, equal to the old one but for ids and timestamps.
+    new_game = client.get(response.headers["Location"]).json
+    assert by_seat(new_game, seat_map(new_game)) == by_seat(table.get(), seat_map(table.get()))
+
+
+def test_export_never_holds_the_token_and_the_imported_game_has_a_working_new_token(client, table):
+    play_in_progress(table)
+    response = client.get(f"{table.url}/export")
+    assert response.status_code == 200
+    text = response.get_data(as_text=True)
+    assert table.token not in text
+    assert hash_token(table.token) not in text
+    assert "token" not in text
+
+    imported = import_document(client, response.json)
+    assert imported.status_code == 201, imported.json
+    new = TableActions(client)
+    new.token = imported.json.pop("token")
+    new.game = imported.json
+    assert new.token not in client.get(f"{new.url}/export").get_data(as_text=True)
+
+    # The new token writes to the new game; the old token does not, nor the new one the old game.
+    entry = new.jhyap_entry(A, [1, 6, 9, None])
+    assert client.post(f"{new.url}/rounds", json=entry, headers=table.auth).status_code == 403
+    old_entry = table.jhyap_entry(A, [1, 6, 9, None])
+    assert client.post(f"{table.url}/rounds", json=old_entry, headers=new.auth).status_code == 403
+    recorded = new.post_round(entry)
+    assert recorded.status_code == 201, recorded.json
+    assert recorded.json["number"] == 4
+    assert new.get()["rounds_played"] == 4
+    assert table.get()["rounds_played"] == 3
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
+    """A tampering that sets the item at ``path``."""
+
+    def tamper(document: dict[str, Any]) -> None:
+        target = document
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = value
+
+    return tamper
+
+
+def _add(path: tuple[Any, ...], amount: int) -> Callable[[dict[str, Any]], None]:
+    """A tampering that adds ``amount`` to the number at ``path``."""
+
+    def tamper(document: dict[str, Any]) -> None:
+        target = document
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] += amount
+
+    return tamper
+
+
+def _delete(path: tuple[Any, ...]) -> Callable[[dict[str, Any]], None]:
+    """A tampering that removes the item at ``path``."""
+
+    def tamper(document: dict[str, Any]) -> None:
+        target = document
+        for step in path[:-1]:
+            target = target[step]
+        del target[path[-1]]
+
+    return tamper
+
+
+def _flip_succeeded(document: dict[str, Any]) -> None:
+    round_ = document["rounds"][1]["round"]
+    round_["caller_succeeded"] = not round_["caller_succeeded"]
+
+
+def _other_caller(document: dict[str, Any]) -> None:
+    """Round 2 called by Chandra (5) instead of Bikash (1): the call fails, the results differ."""
+    entry = document["rounds"][1]["entry"]
+    entry["caller"] = entry["hands"][2]["player"]
+
+
+def _swap_rounds(document: dict[str, Any]) -> None:
+    rounds = document["rounds"]
+    rounds[0], rounds[1] = rounds[1], rounds[0]
+
+
+TAMPERINGS: dict[str, Callable[[dict[str, Any]], None]] = {
+    # A changed result.
+    "result points": _add(("rounds", 0, "round", "results", 1, "points"), 1),
+    "result caller_succeeded": _flip_succeeded,
+    "result next starter": _set(("rounds", 1, "round", "game", "next_round", "starter"), None),
+    "result halved": _set(("rounds", 0, "round", "results", 1, "halved"), False),
+    "result eliminated": _set(("rounds", 1, "round", "results", 3, "eliminated"), False),
+    # A changed score.
+    "player score": _add(("game", "players", 0, "score"), 1),
+    "round score_after": _add(("rounds", 2, "round", "results", 0, "score_after"), -1),
+    "player eliminated_in_round": _set(("game", "players", 3, "eliminated_in_round"), 3),
+    "game winners": _set(("game", "winners"), [1]),
+    "game status": _set(("game", "status"), "finished"),
+    "game rounds_played": _add(("game", "rounds_played"), 1),
+    # A changed entry.
+    "entry total": _add(("rounds", 1, "entry", "hands", 3, "total"), 1),
+    "entry card": _set(("rounds", 0, "entry", "hands", 2, "cards"), ["QH", "JK"]),
+    "entry caller": _other_caller,
+    "entry over call limit": _set(("rounds", 0, "entry", "hands", 0, "total"), 9),
+    "entry total as string": _set(("rounds", 1, "entry", "hands", 3, "total"), "40"),
+    "entry unknown player": _set(("rounds", 1, "entry", "hands", 0, "player"), 999_999),
+    "entry hands not a list": _set(("rounds", 1, "entry", "hands"), "none"),
+    "options": _set(("game", "options", "caller_penalty"), 30),
+    "setup starter": _set(("game", "setup", "starter"), 0),
+    "setup out of range": _set(("game", "setup", "dealer"), 9),
+    # A wrong format or version.
+    "format": _set(("format",), "scorekeeper.games"),
+    "version 2": _set(("version",), 2),
+    "version as string": _set(("version",), "1"),
+    # A missing field.
+    "no format": _delete(("format",)),
+    "no version": _delete(("version",)),
+    "no game": _delete(("game",)),
+    "no rounds": _delete(("rounds",)),
+    "no setup": _delete(("game", "setup")),
+    "no setup dealer": _delete(("game", "setup", "dealer")),
+    "no ruleset": _delete(("game", "ruleset")),
+    "no options": _delete(("game", "options")),
+    "no players": _delete(("game", "players")),
+    "no player name": _delete(("game", "players", 1, "name")),
+    "no player id": _delete(("game", "players", 1, "id")),
+    "no player score": _delete(("game", "players", 1, "score")),
+    "no entry": _delete(("rounds", 1, "entry")),
+    "no round": _delete(("rounds", 1, "round")),
+    "no round number": _delete(("rounds", 1, "number")),
+    "no entry caller": _delete(("rounds", 1, "entry", "caller")),
+    "no results": _delete(("rounds", 1, "round", "results")),
+    # A round number gap, or rounds out of order.
+    "gap: round 2 left out": _delete(("rounds", 1)),
+    "gap: round 3 numbered 4": _set(("rounds", 2, "number"), 4),
+    "round 1 numbered 0": _set(("rounds", 0, "number"), 0),
+    "rounds swapped": _swap_rounds,
+    "last round left out": _delete(("rounds", 2)),
+}
+
+
+@pytest.mark.parametrize("tampering", list(TAMPERINGS), ids=list(TAMPERINGS))
+def test_tampered_export_is_422_and_creates_nothing(app, client, table, tampering):
+    play_in_progress(table)
+    document = table.export()
+    assert import_document(client, copy.deepcopy(document)).status_code == 201  # untouched: fine
+    before = counts(app)
+    TAMPERINGS[tampering](document)
+
+    response = import_document(client, document)
+
+    assert response.status_code == 422, response.json
+    error = response.json["error"]
+    assert error["status"] == 422
+    assert error["code"].startswith("invalid_")
+    assert error["message"]
+    assert counts(app) == before
+
+
+def _player(index: int, key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return _set(("game", "players", index, key), value)
+
+
+# Players and names an export could not have been made with: a game created with them
+# would be a 422, so the import must be too (not a 201, and not a 500).
+INVALID_SETUPS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "player name over 40 characters": _player(1, "name", "B" * 41),
+    "player names equal ignoring case": _player(1, "name", "ASHA"),
+    "blank player name": _player(1, "name", "   "),
+    "player name not a string": _player(1, "name", 5),
+    "game name over 80 characters": _set(("game", "name"), "G" * 81),
+    "seat not a number": _player(1, "seat", "one"),
+}
+
+
+@pytest.mark.parametrize("tampering", list(INVALID_SETUPS), ids=list(INVALID_SETUPS))
+def test_export_with_players_a_game_cannot_have_is_422_and_creates_nothing(
+    app, client, table, tampering
+):
+    play_in_progress(table)
+    document = table.export()
+    before = counts(app)
+    INVALID_SETUPS[tampering](document)
+
+    response = import_document(client, document)
+
+    assert response.status_code == 422, response.json
+    assert response.json["error"]["code"].startswith("invalid_")
+    assert counts(app) == before
+
+
+@pytest.mark.parametrize(
+    "body",
+    [[], "scorekeeper.game", 1, None],
+    ids=["list", "string", "number", "null"],
+)
+def test_import_of_a_non_object_is_422_and_creates_nothing(app, client, body):
+    before = counts(app)
+    response = client.post(IMPORT, data=json.dumps(body), content_type="application/json")
+    assert response.status_code == 422, response.json
+    assert counts(app) == before
+
+
+# Retries
+
+
+def test_idempotent_retry_replays_the_first_answer_and_records_once(app, client, table):
+    table.create()
+    entry = {"number": 1, **table.jhyap_entry(2, [17, ["KH", "JK", "4S"], 3])}
+
+    first = table.post_round(entry, **{"Idempotency-Key": "round-1-abc"})
+    second = table.post_round(entry, **{"Idempotency-Key": "round-1-abc"})
+
+    assert first.status_code == 201, first.json
+    assert second.status_code == first.status_code
+    assert second.json == first.json
+    assert second.get_data() == first.get_data()
+    assert second.headers["Location"] == first.headers["Location"]
+    assert table.get()["rounds_played"] == 1
+    assert len(client.get(f"{table.url}/rounds").json["rounds"]) == 1
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(IdempotencyKey)) == 1
+
+    # The same key with a different body is a 422, and records nothing.
+    changed = {"number": 2, **table.jhyap_entry(2, [10, 10, 3])}
+    refused = table.post_round(changed, **{"Idempotency-Key": "round-1-abc"})
+    assert refused.status_code == 422, refused.json
+    assert refused.json["error"]["code"].startswith("invalid_")
+    assert table.get()["rounds_played"] == 1
+
+    # Later rounds are recorded; the replay still answers round 1 as it was first answered,
+    # though its "number" (1) is now stale.
+    assert table.post_round(changed).status_code == 201
+    third = table.jhyap(0, 2, 30, 9)
+    assert third["number"] == 3
+    replay = table.post_round(entry, **{"Idempotency-Key": "round-1-abc"})
+    assert replay.status_code == 201, replay.json
+    assert replay.json == first.json
+    assert replay.headers["Location"] == first.headers["Location"]
+    assert table.get()["rounds_played"] == 3
+
+    # A new key records a new round.
+    fresh = table.post_round(table.jhyap_entry(1, [8, 1, 7]), **{"Idempotency-Key": "round-4"})
+    assert fresh.status_code == 201, fresh.json
+    assert fresh.json["number"] == 4
+
+
+def test_idempotency_key_ignores_key_order_and_spacing_of_the_same_body(client, table):
+    table.create()
+    entry = table.jhyap_entry(2, [17, 14, 3])
+    headers = {**table.auth, "Idempotency-Key": "k1"}
+    url = f"{table.url}/rounds"
+    compact = json.dumps(entry)
+    reordered = json.dumps(dict(reversed(list(entry.items()))), indent=2)
+    first = client.post(url, data=compact, content_type="application/json", headers=headers)
+    second = client.post(url, data=reordered, content_type="application/json", headers=headers)
+    assert first.status_code == second.status_code == 201
+    assert second.json == first.json
+    assert table.get()["rounds_played"] == 1
+
+
+# Change or delete a game
+
+
+def test_patch_renames_the_game_and_a_player(client, table):
+    table.create()
+    table.jhyap(2, 17, 14, 3)
+    ids = table.players
+    before = table.get()
+
+    response = client.patch(
+        table.url,
+        json={"name": "Saturday table", "players": [{"id": ids[1], "name": "  Bikash K. "}]},
+        headers=table.auth,
+    )
+
+    assert response.status_code == 200, response.json
+    game = response.json
+    assert game["name"] == "Saturday table"
+    assert [p["name"] for p in game["players"]] == ["Asha", "Bikash K.", "Chandra"]
+    assert table.get() == game
+    # Seats, scores, options and rounds are untouched.
+    assert [(p["id"], p["seat"], p["score"]) for p in game["players"]] == [
+        (p["id"], p["seat"], p["score"]) for p in before["players"]
+    ]
+    assert {k: v for k, v in game.items() if k not in {"name", "players", "updated_at"}} == {
+        k: v for k, v in before.items() if k not in {"name", "players", "updated_at"}
+    }
+    # The round refers to the player by id; the export shows the new names.
+    assert table.export()["game"]["players"][1]["name"] == "Bikash K."
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        pytest.param(
+            lambda ids: {"players": [{"id": ids[1], "name": "asha"}]}, id="duplicate name"
+        ),
+        pytest.param(
+            lambda ids: {"name": "New", "players": [{"id": ids[2], "name": "BIKASH"}]},
+            id="duplicate name with a game rename",
+        ),
+        pytest.param(
+            lambda ids: {"players": [{"id": 999_999, "name": "Zed"}]}, id="unknown player id"
+        ),
+        pytest.param(lambda ids: {"players": [{"id": ids[0], "name": "   "}]}, id="blank name"),
+        pytest.param(lambda ids: {"options": {"call_limit": 7}}, id="options"),
+        pytest.param(
+            lambda ids: {"players": [{"id": ids[0], "name": "Asha", "seat": 2}]}, id="seat"
+        ),
+    ],
+)
+def test_patch_that_is_invalid_is_422_and_changes_nothing(client, table, patch):
+    table.create()
+    table.jhyap(2, 17, 14, 3)
+    before = table.get()
+
+    response = client.patch(table.url, json=patch(table.players), headers=table.auth)
+
+    assert response.status_code == 422, response.json
+    assert response.json["error"]["status"] == 422
+    assert table.get() == before
+
+
+def test_delete_game_removes_it_and_its_rounds(app, client, table):
+    table.create()
+    table.jhyap(2, 17, 14, 3)
+    other = TableActions(client)
+    other.create()
+    before = counts(app)
+
+    response = client.delete(table.url, headers=table.auth)
+
+    assert response.status_code == 204
+    assert response.get_data() == b""
+    for path in ("", "/rounds", "/rounds/1", "/export"):
+        missing = client.get(f"{table.url}{path}")
+        assert missing.status_code == 404
+        assert missing.json["error"]["code"] == "not_found"
+    assert counts(app) == (before[0] - 1, before[1] - 3, before[2] - 1)
+    with app.app_context():
+        left = select(func.count()).select_from(Round).where(Round.game_id == table.id)
+        assert db.session.scalar(left) == 0
+    assert other.get()["id"] == other.id
+    assert client.delete(table.url, headers=table.auth).status_code == 404
+
+
+# Other
+
+
+def test_rulesets_lists_both_with_options_and_defaults(client):
+    response = client.get("/api/v1/rulesets")
+    assert response.status_code == 200
+    rulesets = {ruleset["name"]: ruleset for ruleset in response.json["rulesets"]}
+    assert set(rulesets) == {"jhyap", "twenty-two"}
+
+    jhyap = rulesets["jhyap"]
+    assert (jhyap["min_players"], jhyap["max_players"]) == (2, 5)
+    defaults = {name: option["default"] for name, option in jhyap["options"].items()}
+    assert defaults == {
+        "call_limit": 5,
+        "caller_penalty": 30,
+        "caller_tie": "caller_wins",
+        "elimination_limit": 200,
+        "halve_at": [100, 200],
+        "decks": 1,
+    }
+    options = jhyap["options"]
+    assert options["call_limit"]["allowed"]["minimum"] == 0
+    assert options["call_limit"]["allowed"]["maximum"] == 50
+    assert options["caller_penalty"]["allowed"]["maximum"] == 1000
+    assert options["elimination_limit"]["allowed"]["maximum"] == 10000
+    assert options["caller_tie"]["allowed"]["choices"] == ["caller_wins", "caller_loses"]
+    assert options["decks"]["allowed"]["minimum"] == 1
+    assert options["decks"]["allowed"]["maximum"] == 2
+
+    twenty_two = rulesets["twenty-two"]
+    assert (twenty_two["min_players"], twenty_two["max_players"]) == (2, 6)
+    defaults = {name: option["default"] for name, option in twenty_two["options"].items()}
+    assert defaults == {"elimination_limit": 22, "first_deal": 7, "tie_scores": "tied"}
+    assert twenty_two["options"]["tie_scores"]["allowed"]["choices"] == ["tied", "all"]
+    assert twenty_two["options"]["elimination_limit"]["allowed"]["maximum"] == 1000
+
+
+def test_health(client):
+    response = client.get("/api/v1/health")
+    assert response.status_code == 200
+    assert response.json == {"status": "ok"}
