@@ -82,6 +82,9 @@ def register_blueprints(app: Flask) -> None:
     from .api import register_api
 
     register_api(app)
+    from .web import web
+
+    app.register_blueprint(web)
 
 
 def register_errorhandlers(app: Flask) -> None:

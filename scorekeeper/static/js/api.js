@@ -1,0 +1,74 @@
+// The public API (/api/v1), and nothing else.
+
+export const BASE = "/api/v1";
+
+export class ApiError extends Error {
+  constructor(status, body, headers) {
+    const error = (body && body.error) || {};
+    super(error.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = error.code || "error";
+    this.details = error.details || {};
+    this.retryAfter = Number(headers && headers.get("Retry-After")) || 0;
+  }
+}
+
+export class NetworkError extends Error {}
+
+export async function request(method, path, { body, token, headers = {}, raw = false } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers }, cache: "no-store" };
+  if (token) init.headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(BASE + path, init);
+  } catch (error) {
+    throw new NetworkError(String(error && error.message));
+  }
+  if (raw) return response;
+  let data = null;
+  if (response.status !== 204 && response.status !== 304) {
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok && response.status !== 304) {
+    if (response.status >= 500 && !data) throw new NetworkError(`HTTP ${response.status}`);
+    throw new ApiError(response.status, data, response.headers);
+  }
+  return { status: response.status, data, headers: response.headers };
+}
+
+export const api = {
+  rulesets: () => request("GET", "/rulesets").then((r) => r.data.rulesets),
+  createGame: (body) => request("POST", "/games", { body }).then((r) => r.data),
+  importGame: (text) => request("POST", "/games/import", { body: text }).then((r) => r.data),
+  game: (id, etag) =>
+    request("GET", `/games/${encodeURIComponent(id)}`, {
+      headers: etag ? { "If-None-Match": etag } : {},
+    }),
+  rounds: (id) => request("GET", `/games/${encodeURIComponent(id)}/rounds`).then((r) => r.data.rounds),
+  exportGame: (id) => request("GET", `/games/${encodeURIComponent(id)}/export`).then((r) => r.data),
+  exportUrl: (id) => `${BASE}/games/${encodeURIComponent(id)}/export`,
+  previewRound: (id, token, body) =>
+    request("POST", `/games/${encodeURIComponent(id)}/rounds?dry_run=true`, { body, token }).then((r) => r.data),
+  postRound: (id, token, body, key) =>
+    request("POST", `/games/${encodeURIComponent(id)}/rounds`, {
+      body,
+      token,
+      headers: { "Idempotency-Key": key },
+    }),
+  previewCorrection: (id, token, number, body) =>
+    request("PUT", `/games/${encodeURIComponent(id)}/rounds/${number}?dry_run=true`, { body, token }).then(
+      (r) => r.data,
+    ),
+  correctRound: (id, token, number, body) =>
+    request("PUT", `/games/${encodeURIComponent(id)}/rounds/${number}`, { body, token }).then((r) => r.data),
+  undoRound: (id, token, number) =>
+    request("DELETE", `/games/${encodeURIComponent(id)}/rounds/${number}`, { token }),
+};

@@ -1,0 +1,83 @@
+// What this phone keeps: its games (with their tokens), rounds waiting to be sent, the language.
+
+const GAMES = "scorekeeper.games.v1";
+const PENDING = "scorekeeper.pending.v1";
+const LANG = "scorekeeper.lang";
+
+function read(key, fallback) {
+  try {
+    const value = JSON.parse(localStorage.getItem(key));
+    return value ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  localStorage.setItem(key, JSON.stringify(value));
+}
+
+export const store = {
+  games() {
+    return read(GAMES, []);
+  },
+  game(id) {
+    return this.games().find((game) => game.id === id) || null;
+  },
+  saveGame(game, token) {
+    const games = this.games().filter((item) => item.id !== game.id);
+    const old = this.game(game.id);
+    games.unshift({
+      id: game.id,
+      token: token || (old && old.token) || null,
+      ruleset: game.ruleset,
+      name: game.name,
+      players: game.players.map((player) => player.name),
+      status: game.status,
+      updated: game.updated_at,
+    });
+    write(GAMES, games);
+  },
+  updateGame(game) {
+    const games = this.games();
+    const item = games.find((entry) => entry.id === game.id);
+    if (!item) return;
+    item.name = game.name;
+    item.players = game.players.map((player) => player.name);
+    item.status = game.status;
+    item.updated = game.updated_at;
+    write(GAMES, games);
+  },
+  forgetGame(id) {
+    write(GAMES, this.games().filter((game) => game.id !== id));
+  },
+  token(id) {
+    const game = this.game(id);
+    return (game && game.token) || null;
+  },
+  pendingAll() {
+    return read(PENDING, {});
+  },
+  pending(gameId) {
+    return this.pendingAll()[gameId] || null;
+  },
+  setPending(gameId, entry) {
+    const all = this.pendingAll();
+    if (entry) all[gameId] = entry;
+    else delete all[gameId];
+    write(PENDING, all);
+  },
+  lang() {
+    return localStorage.getItem(LANG);
+  },
+  setLang(lang) {
+    localStorage.setItem(LANG, lang);
+  },
+};
+
+// An Idempotency-Key: 128 random bits as hex (crypto.getRandomValues works on plain http too).
+export function newKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return "round-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

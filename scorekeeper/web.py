@@ -1,0 +1,20 @@
+"""The phone page: ``/`` serves the single-page app, which talks only to the public API.
+
+Its scripts, styles and translations are plain files in ``scorekeeper/static/``
+(no build step), served by Flask's static route at ``/static/...``. Nothing
+here is under ``/api/v1``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, render_template
+
+web = Blueprint("web", __name__, template_folder="templates")
+
+
+@web.route("/", methods=["GET"])
+def index() -> Response:
+    """The page; everything else happens in ``static/js/app.js``."""
+    response = Response(render_template("index.html"), mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response

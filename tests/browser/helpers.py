@@ -1,0 +1,131 @@
+"""Steps a person takes on the phone page, shared by the browser tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+
+class Taps:
+    """Clicks through the page, counting them."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.count = 0
+
+    def __call__(self, locator: Any) -> None:
+        locator.click()
+        self.count += 1
+
+
+def expect(target: Any) -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(target)
+
+
+def create_game(
+    page: Any,
+    ruleset: str,
+    names: Iterable[str],
+    *,
+    dealer: int | None = 0,
+    starter: int | None = None,
+    options: Mapping[str, str] | None = None,
+    name: str | None = None,
+) -> str:
+    """Fill in the new-game form; return the game id."""
+    page.goto(page.url.split("#")[0] + "#/")
+    page.get_by_test_id("new-game").click()
+    page.locator(f"input[name=ruleset][value={ruleset}]").check()
+    names = list(names)
+    for seat, player in enumerate(names):
+        if page.locator(f"#player-{seat}").count() == 0:
+            page.get_by_role("button", name="Add a player").click()
+        page.fill(f"#player-{seat}", player)
+    if name:
+        page.fill("#game-name", name)
+    if dealer is not None:
+        page.select_option("#dealer", str(dealer))
+    if starter is not None:
+        page.select_option("#starter", str(starter))
+    if options:
+        page.locator("details.options summary").click()
+        for option, value in options.items():
+            page.fill(f"#opt-{option}", value)
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+    return page.url.split("#/game/")[1].split("/")[0]
+
+
+def scores(page: Any) -> dict[str, str]:
+    """Each player's running score, as the table shows it."""
+    rows = page.locator("[data-testid=player]")
+    return {
+        rows.nth(i).get_attribute("data-player"): rows.nth(i).locator(".score").inner_text()
+        for i in range(rows.count())
+    }
+
+
+def player_row(page: Any, name: str) -> Any:
+    return page.locator(f"[data-testid=player][data-player='{name}']")
+
+
+def open_entry(page: Any, tap: Any = None) -> None:
+    (tap or (lambda locator: locator.click()))(page.get_by_test_id("record-round"))
+    expect(page.locator("#preview")).to_be_visible()
+
+
+def jhyap_entry(page: Any, caller: str, totals: Iterable[int | list[str]], tap: Any = None) -> None:
+    """Tap the caller, then each active player's total (seat order) or cards."""
+    click = tap or (lambda locator: locator.click())
+    click(page.get_by_test_id("caller").filter(has_text=caller))
+    for total in totals:
+        if isinstance(total, int):
+            click(page.get_by_test_id(f"pad-{total}"))
+        else:
+            click(page.get_by_test_id("mode-cards"))
+            for card in total:
+                if card == "JK":
+                    click(page.get_by_test_id("joker"))
+                else:
+                    click(page.get_by_test_id(f"rank-{card[:-1]}"))
+                    click(page.get_by_test_id(f"suit-{card[-1]}"))
+            click(page.get_by_test_id("cards-done"))
+
+
+def trick_entry(page: Any, plays: Iterable[tuple[str, str]]) -> None:
+    """Tap each (player, card) of the final trick in the order played."""
+    for player, card in plays:
+        page.get_by_test_id("trick-player").filter(has_text=player).click()
+        page.get_by_test_id(f"rank-{card[:-1]}").click()
+        page.get_by_test_id(f"suit-{card[-1]}").click()
+
+
+def wait_preview(page: Any) -> str:
+    summary = page.get_by_test_id("preview-summary")
+    expect(summary).to_be_visible()
+    return page.locator("#preview").inner_text()
+
+
+def confirm(page: Any, tap: Any = None) -> None:
+    """Confirm the previewed round and wait until the service has it."""
+    button = page.get_by_test_id("confirm")
+    number = int(button.inner_text().split()[-1])
+    (tap or (lambda locator: locator.click()))(button)
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+    expect(page.get_by_test_id("pending")).to_have_count(0)
+    # The table is drawn again once the service has the round: the next round, or the winner.
+    page.wait_for_function(
+        """n => document.querySelector('[data-testid=winner]')
+            || document.querySelector('.round-number')?.textContent === 'Round ' + n""",
+        arg=number + 1,
+    )
+
+
+def next_round_is(page: Any, number: int) -> None:
+    expect(page.locator(".round-number")).to_have_text(f"Round {number}")
+
+
+def tab(page: Any, name: str) -> None:
+    page.locator("nav.tabs a").filter(has_text=name).click()

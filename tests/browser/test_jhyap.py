@@ -1,0 +1,190 @@
+"""A Jhyap game on the phone page, from round 1 to the winner, with undo and a correction."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from .conftest import check_accessibility, screenshot
+from .helpers import (
+    Taps,
+    confirm,
+    create_game,
+    expect,
+    jhyap_entry,
+    next_round_is,
+    open_entry,
+    player_row,
+    scores,
+    tab,
+    wait_preview,
+)
+
+pytestmark = pytest.mark.server
+
+
+def test_jhyap_game_to_the_end(page, server):
+    check_accessibility(page, "home")
+    create_game(
+        page,
+        "jhyap",
+        ["Asha", "Bikash", "Chandra"],
+        dealer=0,
+        starter=1,
+        options={"elimination_limit": "60", "halve_at": "40"},
+        name="Friday table",
+    )
+    expect(page.locator("h1")).to_have_text("Friday table")
+    next_round_is(page, 1)
+    expect(page.get_by_test_id("next-round")).to_contain_text("Asha deals.")
+    expect(page.get_by_test_id("next-round")).to_contain_text("Bikash starts.")
+    expect(player_row(page, "Asha").locator(".distance")).to_have_text("60 to the limit")
+
+    # Round 1: Asha calls with 2 and wins the call.
+    open_entry(page)
+    check_accessibility(page, "jhyap entry, empty")
+    jhyap_entry(page, "Asha", [2, 20, 30])
+    preview = wait_preview(page)
+    assert "Asha called Jhyap and won the call." in preview
+    screenshot(page, "jhyap-round-entry")
+    check_accessibility(page, "jhyap entry with preview")
+    confirm(page)
+    next_round_is(page, 2)
+    assert scores(page) == {"Asha": "0", "Bikash": "20", "Chandra": "30"}
+    expect(page.get_by_test_id("next-round")).to_contain_text("Bikash deals.")
+
+    # Round 2: Bikash reaches exactly 40 and is halved to 20 - the preview says so first.
+    open_entry(page)
+    jhyap_entry(page, "Asha", [3, 20, 25])
+    preview = wait_preview(page)
+    assert "halved" in preview
+    confirm(page)
+    next_round_is(page, 3)
+    assert scores(page) == {"Asha": "0", "Bikash": "20", "Chandra": "55"}
+
+    # Round 3: Asha's hand tapped as cards (K♥ + joker = 10); Chandra goes over 60 and is out.
+    open_entry(page)
+    jhyap_entry(page, "Bikash", [["KH", "JK"], 1, 10])
+    preview = wait_preview(page)
+    assert "out" in preview
+    confirm(page)
+    next_round_is(page, 4)
+    assert scores(page) == {"Asha": "10", "Bikash": "20", "Chandra": "65"}
+    expect(player_row(page, "Chandra")).to_have_class("player out")
+    expect(player_row(page, "Chandra").locator(".distance")).to_have_text("out in round 3")
+    expect(player_row(page, "Asha").locator(".distance")).to_have_text("50 to the limit")
+
+    # Round 4: only Asha and Bikash play; Bikash is beaten out and Asha wins.
+    open_entry(page)
+    expect(page.get_by_test_id("caller")).to_have_count(2)
+    jhyap_entry(page, "Asha", [5, 50])
+    preview = wait_preview(page)
+    assert "Asha wins!" in preview
+    confirm(page)
+    expect(page.get_by_test_id("winner")).to_contain_text("Asha wins!")
+    assert scores(page) == {"Asha": "10", "Bikash": "70", "Chandra": "65"}
+    expect(page.get_by_test_id("record-round")).to_have_count(0)
+    screenshot(page, "jhyap-table-finished")
+    check_accessibility(page, "jhyap table")
+
+    tab(page, "Chart")
+    chart = page.get_by_test_id("chart")
+    expect(chart).to_be_visible()
+    expect(page.get_by_test_id("limit-line")).to_have_count(1)
+    expect(chart.locator("polyline.series")).to_have_count(3)
+    expect(chart.locator("g.halving")).to_have_count(1)
+    screenshot(page, "jhyap-chart")
+    check_accessibility(page, "jhyap chart")
+
+    tab(page, "History")
+    expect(page.locator("li.round")).to_have_count(4)
+    expect(page.get_by_test_id("round-2")).to_contain_text("halved")
+    check_accessibility(page, "jhyap history")
+    screenshot(page, "jhyap-history")
+
+    # Undo round 4: the game is open again.
+    page.get_by_test_id("undo").click()
+    page.get_by_test_id("undo-confirm").click()
+    expect(page.locator("li.round")).to_have_count(3)
+    tab(page, "Table")
+    next_round_is(page, 4)
+    assert scores(page)["Bikash"] == "20"
+    expect(page.get_by_test_id("record-round")).to_be_visible()
+
+    # Correct round 1 (Bikash had 18, not 20): the dry run shows the change, later rounds rescore.
+    tab(page, "History")
+    page.get_by_test_id("edit-1").click()
+    expect(page.locator("h1")).to_have_text("Correct round 1")
+    wait_preview(page)
+    page.get_by_test_id("hand-slot").filter(has_text="Bikash").click()
+    page.get_by_test_id("pad-18").click()
+    expect(page.locator("#preview .notice")).to_contain_text("Bikash: 20 → 18")
+    expect(page.locator("#preview .notice")).to_contain_text(
+        "2 later round(s) will be scored again."
+    )
+    screenshot(page, "jhyap-correction-preview")
+    page.get_by_test_id("confirm").click()
+    expect(page.locator("li.round")).to_have_count(3)
+    expect(page.get_by_test_id("round-2")).not_to_contain_text("halved")
+    tab(page, "Table")
+    assert scores(page) == {"Asha": "10", "Bikash": "38", "Chandra": "65"}
+
+    # Round 4 again, to the end.
+    open_entry(page)
+    jhyap_entry(page, "Asha", [5, 50])
+    wait_preview(page)
+    confirm(page)
+    expect(page.get_by_test_id("winner")).to_contain_text("Asha wins!")
+    assert scores(page)["Bikash"] == "88"
+    assert len(server.rounds(page.url.split("#/game/")[1])) == 4
+
+    # Switch language: every view follows.
+    page.select_option("#lang-select", "fil")
+    expect(page.locator("html")).to_have_attribute("lang", "fil")
+    expect(page.get_by_test_id("winner")).to_contain_text("Panalo si Asha!")
+    expect(page.locator("nav.tabs")).to_contain_text("Kasaysayan")
+    expect(player_row(page, "Chandra").locator(".distance")).to_have_text("natanggal sa round 3")
+    page.select_option("#lang-select", "bn")
+    expect(page.get_by_test_id("winner")).to_contain_text("Asha জিতেছে!")
+    expect(page.locator("a.brand")).to_have_text("স্কোরকিপার")
+    check_accessibility(page, "jhyap table in Bengali")
+    page.select_option("#lang-select", "ne")
+    expect(page.get_by_test_id("winner")).to_contain_text("Asha जित्यो!")
+    screenshot(page, "jhyap-table-nepali")
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.locator("nav.tabs")).to_contain_text("इतिहास")  # the choice is remembered
+    page.select_option("#lang-select", "en")
+    expect(page.locator("nav.tabs")).to_contain_text("History")
+
+
+def test_four_player_round_in_at_most_twelve_taps(page):
+    create_game(page, "jhyap", ["Asha", "Bikash", "Chandra", "Dipa"], dealer=0, starter=1)
+    next_round_is(page, 1)
+    tap = Taps(page)
+    open_entry(page, tap)
+    jhyap_entry(page, "Chandra", [17, 12, 3, 41], tap)
+    wait_preview(page)
+    confirm(page, tap)
+    next_round_is(page, 2)
+    assert scores(page) == {"Asha": "17", "Bikash": "12", "Chandra": "0", "Dipa": "41"}
+    assert tap.count <= 12, tap.count
+    assert tap.count == 7  # record, caller, four totals, confirm
+
+
+def test_new_game_form_is_accessible_and_shows_defaults(page):
+    page.get_by_test_id("new-game").click()
+    page.locator("details.options summary").click()
+    expect(page.locator("#opt-elimination_limit")).to_have_value("200")
+    expect(page.locator("#opt-halve_at")).to_have_value("100, 200")
+    expect(page.locator("#opt-call_limit")).to_have_value("5")
+    check_accessibility(page, "new game form")
+    page.locator("input[name=ruleset][value=twenty-two]").check()
+    expect(page.locator("#opt-first_deal")).to_have_value("7")
+    expect(page.locator("#starter")).to_have_count(0)
+    screenshot(page, "new-game-form")
+    # Too few names: the page says so without asking the service.
+    page.fill("#player-0", "Solo")
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("#form-error")).to_contain_text("at least 2")

@@ -1,0 +1,87 @@
+"""Watching from another phone, the games list, export and import."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from .conftest import VIEWPORT, check_accessibility, screenshot
+from .helpers import (
+    confirm,
+    create_game,
+    expect,
+    jhyap_entry,
+    next_round_is,
+    open_entry,
+    scores,
+    wait_preview,
+)
+
+pytestmark = pytest.mark.server
+
+
+def test_watch_link_follows_the_table(page, server, browser, console):
+    create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1, name="Watched")
+    link = page.get_by_test_id("share-link").input_value()
+    assert "#/watch/" in link
+
+    other = browser.new_context(viewport=VIEWPORT, color_scheme="dark")  # dark mode from the system
+    watcher = other.new_page()
+    watcher.on("console", lambda m: m.type == "error" and console.errors.append(m.text))
+    watcher.goto(link)
+    expect(watcher.locator(".watching")).to_be_visible()
+    expect(watcher.get_by_test_id("record-round")).to_have_count(0)
+    expect(watcher.locator(".round-number")).to_have_text("Round 1")
+    check_accessibility(watcher, "watch view")
+
+    open_entry(page)
+    jhyap_entry(page, "Asha", [2, 20, 30])
+    wait_preview(page)
+    confirm(page)
+    # The watcher refreshes on its own (polling with If-None-Match).
+    expect(watcher.locator(".round-number")).to_have_text("Round 2", timeout=10_000)
+    assert scores(watcher) == {"Asha": "0", "Bikash": "20", "Chandra": "30"}
+    screenshot(watcher, "watch-view")
+    expect(watcher.get_by_test_id("edit-1")).to_have_count(0)
+    other.close()
+
+
+def test_games_list_export_and_import(page, server, tmp_path):
+    game_id = create_game(
+        page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1, name="Saved"
+    )
+    open_entry(page)
+    jhyap_entry(page, "Bikash", [12, 1, 7])
+    wait_preview(page)
+    confirm(page)
+    next_round_is(page, 2)
+
+    with page.expect_download() as download:
+        page.get_by_test_id("export").click()
+    path = tmp_path / "export.json"
+    download.value.save_as(path)
+    document = json.loads(path.read_text())
+    assert document["format"] == "scorekeeper.game"
+    assert document["game"]["id"] == game_id
+    assert "token" not in json.dumps(document)
+
+    page.locator("#home-link").click()
+    expect(page.locator("a.game-link")).to_have_count(1)
+    expect(page.locator("a.game-link")).to_contain_text("Saved")
+    page.set_input_files("#import-file", str(path))
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+    new_id = page.url.split("#/game/")[1]
+    assert new_id != game_id
+    assert scores(page) == {"Asha": "12", "Bikash": "0", "Chandra": "7"}
+    expect(page.get_by_test_id("record-round")).to_be_visible()  # the import came with a new token
+
+    page.locator("#home-link").click()
+    expect(page.locator("a.game-link")).to_have_count(2)
+    screenshot(page, "games-list")
+    # Removing a game from this phone takes two taps.
+    page.locator("li.game-item").filter(has_text="Saved").first.get_by_role("button").click()
+    page.get_by_role("button", name="Tap again to remove").click()
+    expect(page.locator("a.game-link")).to_have_count(1)
