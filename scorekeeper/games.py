@@ -22,7 +22,7 @@ from .api.schemas import entry_schemas, game_create_schema, round_post_schemas
 from .errors import Conflict, Forbidden, Invalid, NotFound, validation_message
 from .extensions import db
 from .models import Game, IdempotencyKey, Player, Round, utcnow
-from .rules import GameState, RoundConflict, RuleError, Ruleset, get_ruleset
+from .rules import GameState, RoundConflict, RoundOutcome, RuleError, Ruleset, get_ruleset
 from .rules import Player as SeatedPlayer
 from .security import hash_token, new_game_id, new_token, token_matches
 from .serializers import game_body, round_body, timestamp
@@ -221,16 +221,7 @@ def record_round(
         db.session.rollback()
         return Answer(200, {**outcome.result, "dry_run": True})
 
-    round_ = Round(
-        game_id=game_id,
-        number=expected,
-        entry=data,
-        result=outcome.result,
-        state_after=outcome.state.to_dict(),
-        created_at=utcnow(),
-        updated_at=utcnow(),
-    )
-    db.session.add(round_)
+    round_ = _add_round(game_id, expected, data, outcome)
     table.set_state(outcome.state)
     answer = Answer(201, round_body(round_), round_location(game_id, expected))
     if idempotency_key is not None:
@@ -250,6 +241,22 @@ def record_round(
         db.session.rollback()
         raise Conflict("This round is being recorded by another request; try again in a moment.") from None
     return answer
+
+
+def _add_round(game_id: str, number: int, entry: dict[str, Any], outcome: RoundOutcome) -> Round:
+    """Store a scored round: its entry, result and the state after it."""
+    now = utcnow()
+    round_ = Round(
+        game_id=game_id,
+        number=number,
+        entry=entry,
+        result=outcome.result,
+        state_after=outcome.state.to_dict(),
+        created_at=now,
+        updated_at=now,
+    )
+    db.session.add(round_)
+    return round_
 
 
 def _stored_answer(game_id: str, key: str, fingerprint: str) -> Answer | None:
@@ -466,17 +473,7 @@ def _replay_import(
                 f"{where} does not match its replay; the export was changed or is damaged.",
                 code="invalid_import",
             )
-        db.session.add(
-            Round(
-                game_id=table.game.id,
-                number=expected_number,
-                entry=entry,
-                result=outcome.result,
-                state_after=outcome.state.to_dict(),
-                created_at=utcnow(),
-                updated_at=utcnow(),
-            )
-        )
+        _add_round(table.game.id, expected_number, entry, outcome)
         state = outcome.state
     final = game_body(table.game, table.rules, state)
     for key in ("status", "winners", "rounds_played", "options"):

@@ -186,8 +186,17 @@ class Ruleset(ABC, Generic[Entry]):
             "min_players": cls.min_players,
             "max_players": cls.max_players,
             "chooses_starter": cls.chooses_starter,
-            "options": {spec.name: spec.describe() for spec in cls.option_specs},
+            "options": {spec.name: cls._describe_option(spec) for spec in cls.option_specs},
         }
+
+    @classmethod
+    def _describe_option(cls, spec: OptionSpec) -> dict[str, Any]:
+        """An option as listed, with its default for each table size when that varies."""
+        description = spec.describe()
+        if spec.default_for:
+            players = range(cls.min_players, cls.max_players + 1)
+            description["default_by_players"] = {str(n): spec.default_for(n) for n in players}
+        return description
 
     def _resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Check the given options and fill in the defaults."""

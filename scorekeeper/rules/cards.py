@@ -43,6 +43,15 @@ class Card:
         return self.code
 
 
+def face_value(card: Card, ace: int) -> int:
+    """Points of a ranked card: pips at face value, J/Q/K 10, an ace ``ace``."""
+    if card.rank == "A":
+        return ace
+    if card.rank in ("J", "Q", "K"):
+        return 10
+    return int(card.rank)  # type: ignore[arg-type]
+
+
 def parse_card(code: str) -> Card:
     """Parse a card code such as ``10h``, ``TS``, ``Q♠`` or ``JK``."""
     text = code.strip().upper() if isinstance(code, str) else ""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import GameState, OptionSpec, Player, RoundOutcome, Ruleset, is_integer
-from .cards import Card, parse_card
+from .cards import Card, face_value, parse_card
 from .errors import RuleError
 
 MAX_HAND_CARDS = 5
@@ -17,13 +17,7 @@ MAX_HAND_TOTAL = 50
 
 def card_value(card: Card) -> int:
     """Jhyap value of a card: joker 0, ace 1, pips at face value, J/Q/K 10."""
-    if card.is_joker:
-        return 0
-    if card.rank == "A":
-        return 1
-    if card.rank in ("J", "Q", "K"):
-        return 10
-    return int(card.rank)  # type: ignore[arg-type]
+    return 0 if card.is_joker else face_value(card, ace=1)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import GameState, NextRound, OptionSpec, RoundOutcome, Ruleset
-from .cards import Card, parse_card
+from .cards import Card, face_value, parse_card
 from .errors import RuleError
 
 DECK_SIZE = 52
@@ -15,11 +15,7 @@ DECK_SIZE = 52
 
 def card_value(card: Card) -> int:
     """Twenty Two points of a card: ace 11, J/Q/K 10, pips at face value."""
-    if card.rank == "A":
-        return 11
-    if card.rank in ("J", "Q", "K"):
-        return 10
-    return int(card.rank)  # type: ignore[arg-type]
+    return face_value(card, ace=11)
 
 
 @dataclass(frozen=True)
