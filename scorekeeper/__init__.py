@@ -9,6 +9,8 @@ from typing import Any
 
 from flask import Flask, Response
 
+from .logs import register_request_log
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS_DIRECTORY = PROJECT_ROOT / "migrations"
 
@@ -45,6 +47,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_blueprints(app)
     register_errorhandlers(app)
     register_security_headers(app)
+    register_request_log(app)
     register_commands(app)
     return app
 

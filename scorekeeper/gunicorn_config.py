@@ -7,5 +7,5 @@ graceful_timeout = 30
 keepalive = 5
 max_requests = 10_000
 max_requests_jitter = 500
-accesslog = "-"
-access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(B)s %(M)sms'
+# No access log: the app writes one structured line per request itself (scorekeeper/logs.py).
+accesslog = None

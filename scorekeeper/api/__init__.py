@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask, Response
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
 
 from ..errors import handle_http_exception
 from .schemas import ErrorSchema
@@ -20,7 +21,25 @@ class ScorekeeperApi(Api):
         return handle_http_exception(error)
 
 
+class GameIdConverter(BaseConverter):
+    """A game id in a path: URL-safe, as ``security.new_game_id`` makes them.
+
+    Only such a segment routes to a game, so that ``/games/import`` is not also
+    "the game called import" (whose methods would show in ``Allow``).
+    """
+
+    regex = r"[A-Za-z0-9_-]{16,64}"
+
+
+GAME_ID_SCHEMA = {
+    "type": "string",
+    "pattern": "^[A-Za-z0-9_-]{16,64}$",
+    "minLength": 16,
+    "maxLength": 64,
+}
+
 api = ScorekeeperApi()
+api.register_converter(GameIdConverter, lambda converter: dict(GAME_ID_SCHEMA))
 
 
 def register_api(app: Flask) -> None:
@@ -38,6 +57,7 @@ def register_api(app: Flask) -> None:
         TwentyTwoRoundSchema,
     )
 
+    app.url_map.converters["gameid"] = GameIdConverter
     api.init_app(app)
     components = {
         ROUND_SCHEMA_NAMES["jhyap"]: JhyapRoundSchema,

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from flask import g, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..errors import BadRequest, Invalid, UnsupportedMediaType
 
@@ -51,6 +52,11 @@ def parse_json_body() -> None:
     if request.endpoint == "api.import_game":
         request.max_content_length = IMPORT_MAX_BYTES
     raw = request.get_data(cache=True)  # raises 413 past the size limit
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        # A streamed (chunked) body has no Content-Length to refuse up front, and werkzeug
+        # stops reading it at the limit without saying that more was coming.
+        raise RequestEntityTooLarge()
     if not raw:
         raise BadRequest("The request has no body; send a JSON object.")
     if request.mimetype != "application/json":

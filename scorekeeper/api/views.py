@@ -13,6 +13,7 @@ from .. import games
 from ..errors import BadRequest
 from ..extensions import db, limiter
 from ..rules import RULESETS
+from . import links
 from .auth import bearer_token
 from .body import json_body, parse_json_body
 from .schemas import (
@@ -67,6 +68,8 @@ def game_key() -> str:
 
 
 round_writes = limiter.shared_limit(round_write_limit, scope="round-writes", key_func=game_key)
+# Creating and importing both make a game: one count per client address for the two.
+game_creations = limiter.shared_limit(game_create_limit, scope="game-creations")
 
 
 def idempotency_key() -> str | None:
@@ -84,9 +87,10 @@ def idempotency_key() -> str | None:
 
 
 @blp.route("/games", methods=["POST"])
-@limiter.limit(game_create_limit)
+@game_creations
 @blp.arguments(GameCreateSchema)
 @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
+@blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def create_game(data: dict[str, Any]) -> Response:
     """Create a game."""
     table, token = games.create_game(data)
@@ -94,7 +98,7 @@ def create_game(data: dict[str, Any]) -> Response:
     return answer({**table.body(), "token": token}, 201, {"Location": location})
 
 
-@blp.route("/games/<game_id>", methods=["GET"])
+@blp.route("/games/<gameid:game_id>", methods=["GET"])
 @blp.response(200, GameSchema)
 @blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
 def get_game(game_id: str) -> Response:
@@ -110,7 +114,7 @@ def get_game(game_id: str) -> Response:
     return response
 
 
-@blp.route("/games/<game_id>", methods=["PATCH"])
+@blp.route("/games/<gameid:game_id>", methods=["PATCH"])
 @blp.doc(
     security=BEARER,
     requestBody={"required": True, "content": {"application/json": {"schema": GamePatchSchema}}},
@@ -123,7 +127,7 @@ def rename_game(game_id: str) -> Response:
     return answer(games.rename(game_id, token, data).body())
 
 
-@blp.route("/games/<game_id>", methods=["DELETE"])
+@blp.route("/games/<gameid:game_id>", methods=["DELETE"])
 @blp.doc(security=BEARER, responses=NO_CONTENT)
 def delete_game(game_id: str) -> Response:
     """Delete a game and its rounds."""
@@ -134,7 +138,7 @@ def delete_game(game_id: str) -> Response:
 # Rounds
 
 
-@blp.route("/games/<game_id>/rounds", methods=["POST"])
+@blp.route("/games/<gameid:game_id>/rounds", methods=["POST"])
 @round_writes
 @blp.arguments(DryRunQuerySchema, location="query")
 @blp.doc(
@@ -147,11 +151,20 @@ def delete_game(game_id: str) -> Response:
             "required": False,
             "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7e]+$"},
             "description": "Resending with the same key and body replays the first answer.",
-        }
+        },
+        # Listed here too: these parameters replace the ones read from DryRunQuerySchema.
+        {
+            "in": "query",
+            "name": "dry_run",
+            "required": False,
+            "schema": {"type": "boolean", "default": False},
+            "description": DryRunQuerySchema._declared_fields["dry_run"].metadata["description"],
+        },
     ],
 )
 @blp.response(201, ROUND_RESPONSE, headers={"Location": {"schema": {"type": "string"}}})
 @blp.alt_response(200, schema=ROUND_RESPONSE, description="Dry run: the round as it would be scored.", success=True)
+@blp.doc(responses={201: {"links": links.RECORDED_ROUND}})
 def record_round(query: dict[str, Any], game_id: str) -> Response:
     """Record the next round."""
     token = bearer_token()
@@ -162,21 +175,21 @@ def record_round(query: dict[str, Any], game_id: str) -> Response:
     return answer(result.body, result.status, headers)
 
 
-@blp.route("/games/<game_id>/rounds", methods=["GET"])
+@blp.route("/games/<gameid:game_id>/rounds", methods=["GET"])
 @blp.response(200, {"type": "object", "properties": {"rounds": {"type": "array", "items": ROUND_RESPONSE}}, "required": ["rounds"]})
 def list_rounds(game_id: str) -> Response:
     """List the rounds played."""
     return answer({"rounds": games.list_rounds(game_id)})
 
 
-@blp.route("/games/<game_id>/rounds/<int:number>", methods=["GET"])
+@blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["GET"])
 @blp.response(200, ROUND_RESPONSE)
 def get_round(game_id: str, number: int) -> Response:
     """Read one round."""
     return answer(games.get_round(game_id, number))
 
 
-@blp.route("/games/<game_id>/rounds/<int:number>", methods=["PUT"])
+@blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["PUT"])
 @round_writes
 @blp.arguments(DryRunQuerySchema, location="query")
 @blp.doc(security=BEARER, requestBody=ENTRY_BODY)
@@ -188,7 +201,7 @@ def correct_round(query: dict[str, Any], game_id: str, number: int) -> Response:
     return answer(result.body, result.status)
 
 
-@blp.route("/games/<game_id>/rounds/<int:number>", methods=["DELETE"])
+@blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["DELETE"])
 @round_writes
 @blp.doc(security=BEARER, responses=NO_CONTENT)
 def undo_round(game_id: str, number: int) -> Response:
@@ -200,8 +213,9 @@ def undo_round(game_id: str, number: int) -> Response:
 # History
 
 
-@blp.route("/games/<game_id>/export", methods=["GET"])
+@blp.route("/games/<gameid:game_id>/export", methods=["GET"])
 @blp.response(200, ExportSchema)
+@blp.doc(responses={200: {"links": links.EXPORTED_GAME}})
 def export_game(game_id: str) -> Response:
     """Export the whole game as JSON."""
     response = answer(games.export_game(game_id))
@@ -210,9 +224,10 @@ def export_game(game_id: str) -> Response:
 
 
 @blp.route("/games/import", methods=["POST"])
-@limiter.limit(game_create_limit)
+@game_creations
 @blp.arguments(ExportSchema)
 @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
+@blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def import_game(document: dict[str, Any]) -> Response:
     """Create a game by replaying an export."""
     table, token = games.import_game(document)
@@ -240,7 +255,7 @@ def health() -> Response:
 
 @spec_blp.route("/openapi.yaml", methods=["GET"])
 @spec_blp.response(
-    200, {"type": "string"}, content_type="application/yaml", description="The OpenAPI 3.1 document."
+    200, {"type": "object"}, content_type="application/yaml", description="The OpenAPI 3.1 document."
 )
 def openapi_document() -> Response:
     """Read this API's OpenAPI document."""

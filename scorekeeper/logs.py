@@ -1,0 +1,89 @@
+"""Structured request logs: one JSON line per request.
+
+Each line has the method, the path, the status and the duration, and nothing
+that could hold a secret: no headers (the token travels in
+``Authorization``), no query string, no body. The path is JSON-escaped, so a
+crafted URL cannot forge or split log lines. For example::
+
+    {"ts": "2026-11-30T20:41:07.123Z", "event": "request", "method": "POST",
+     "path": "/api/v1/games/q7RkZ2x0Tb6hJpWm9aLc1A/rounds", "status": 201, "duration_ms": 8.4}
+
+(on one line). ``SCOREKEEPER_REQUEST_LOG=off`` turns them off.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Flask, Response, g, request
+
+LOGGER_NAME = "scorekeeper.requests"
+MAX_PATH_LENGTH = 200
+
+logger = logging.getLogger(LOGGER_NAME)
+
+
+class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stdout`` is at the time (gunicorn's, or a test runner's capture)."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stdout)
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stdout
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
+def _configure_logger() -> None:
+    """One handler printing the bare message, once per process."""
+    if not any(isinstance(handler, _StdoutHandler) for handler in logger.handlers):
+        handler = _StdoutHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
+def request_line(method: str, path: str, status: int, duration_ms: float) -> str:
+    """The log line of one request."""
+    if len(path) > MAX_PATH_LENGTH:
+        path = path[:MAX_PATH_LENGTH] + "..."
+    now = datetime.now(UTC)
+    return json.dumps(
+        {
+            "ts": now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z",
+            "event": "request",
+            "method": method,
+            "path": path,
+            "status": status,
+            "duration_ms": round(duration_ms, 1),
+        }
+    )
+
+
+def register_request_log(app: Flask) -> None:
+    """Log every request of ``app`` as one line, unless ``REQUEST_LOG`` is off."""
+    app.config.setdefault("REQUEST_LOG", "on")
+    if str(app.config["REQUEST_LOG"]).lower() in {"off", "false", "0"}:
+        return
+    _configure_logger()
+
+    @app.before_request
+    def start_clock() -> None:
+        g.request_started = time.perf_counter()
+
+    @app.after_request
+    def log_request(response: Response) -> Response:
+        started = g.get("request_started")
+        duration = (time.perf_counter() - started) * 1000 if started is not None else 0.0
+        logger.info(request_line(request.method, request.path, response.status_code, duration))
+        return response

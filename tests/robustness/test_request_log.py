@@ -1,0 +1,115 @@
+"""Structured request logs: one JSON line per request (method, path, status, duration), no token."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scorekeeper import create_app
+from scorekeeper.logs import LOGGER_NAME
+from tests.conftest import TableActions
+
+
+class Lines(logging.Handler):
+    """Keeps every formatted line the request logger emits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture
+def log_lines() -> Iterator[list[str]]:
+    handler = Lines()
+    logger = logging.getLogger(LOGGER_NAME)
+    logger.addHandler(handler)
+    yield handler.lines
+    logger.removeHandler(handler)
+
+
+def test_one_line_per_request_with_method_path_status_and_duration(
+    client: Any, table: TableActions, log_lines: list[str]
+) -> None:
+    table.create()
+    table.jhyap(2, 17, 14, 3)
+    client.get(f"{table.url}/rounds/9")
+    client.get("/api/v1/games")
+    assert len(log_lines) == 4
+    records = [json.loads(line) for line in log_lines]
+    assert [(r["method"], r["path"], r["status"]) for r in records] == [
+        ("POST", "/api/v1/games", 201),
+        ("POST", f"{table.url}/rounds", 201),
+        ("GET", f"{table.url}/rounds/9", 404),
+        ("GET", "/api/v1/games", 405),
+    ]
+    for record in records:
+        assert record["event"] == "request"
+        assert isinstance(record["duration_ms"], float | int) and record["duration_ms"] >= 0
+        assert record["ts"].endswith("Z")
+        assert "\n" not in json.dumps(record)
+
+
+def test_no_token_in_the_log(client: Any, table: TableActions, log_lines: list[str]) -> None:
+    table.create()
+    token = table.token
+    table.jhyap(2, 17, 14, 3)
+    client.patch(table.url, json={"name": "Renamed"}, headers=table.auth)
+    client.put(f"{table.url}/rounds/1", json=table.jhyap_entry(1, (9, 2, 30)), headers=table.auth)
+    client.delete(f"{table.url}/rounds/1", headers=table.auth)
+    # A token put where it does not belong (the query string) is not logged either.
+    client.get(f"{table.url}?token={token}")
+    client.post(
+        f"{table.url}/rounds?access_token={token}",
+        json=table.jhyap_entry(2, (17, 14, 3)),
+        headers={"Authorization": f"Bearer {token}x"},
+    )
+    assert len(log_lines) == 7
+    for line in log_lines:
+        assert token not in line
+        assert "Bearer" not in line and "?" not in line
+
+
+def test_errors_and_crafted_paths_stay_one_line(client: Any, log_lines: list[str]) -> None:
+    client.post("/api/v1/games", data="{", content_type="application/json")
+    client.post("/api/v1/games", data="x" * (65 * 1024), content_type="application/json")
+    client.get("/api/v1/games/nope%0A%7B%22status%22%3A%20200%7D")
+    client.get("/" + "x" * 5000)
+    statuses = [json.loads(line)["status"] for line in log_lines]
+    assert statuses == [400, 413, 404, 404]
+    assert all("\n" not in line for line in log_lines)
+    assert json.loads(log_lines[2])["path"] == '/api/v1/games/nope\n{"status": 200}'
+    assert len(json.loads(log_lines[3])["path"]) <= 203
+
+
+def test_a_500_is_logged_too(
+    app: Flask, log_lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorekeeper import games
+
+    def broken(game_id: str) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(games, "load_game", broken)
+    response = app.test_client().get("/api/v1/games/" + "A" * 22)
+    assert response.status_code == 500
+    assert [json.loads(line)["status"] for line in log_lines] == [500]
+
+
+def test_logs_can_be_turned_off(database_url: str, log_lines: list[str]) -> None:
+    quiet = create_app({"TESTING": True, "DATABASE_URL": database_url, "REQUEST_LOG": "off"})
+    quiet.test_client().get("/api/v1/rulesets")
+    assert log_lines == []
+
+
+def test_the_line_reaches_stdout(client: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    client.get("/api/v1/rulesets")
+    out = capsys.readouterr().out.strip().splitlines()
+    assert json.loads(out[-1])["path"] == "/api/v1/rulesets"
