@@ -218,7 +218,7 @@ def undo_round(game_id: str, number: int) -> Response:
 @blp.doc(responses={200: {"links": links.EXPORTED_GAME}})
 def export_game(game_id: str) -> Response:
     """Export the whole game as JSON."""
-    response = answer(games.export_game(game_id))
+    response = Response(games.export_game(game_id), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="scorekeeper-{game_id}.json"'
     return response
 
