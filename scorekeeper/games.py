@@ -355,8 +355,9 @@ def correct_round(game_id: str, token: str, number: int, body: Any, *, dry_run: 
         round_.state_after = state.to_dict()
         round_.updated_at = now
     if dry_run:
+        rescored = {"rounds": len(rounds), "game": game_body(table.game, table.rules, state)}
         db.session.rollback()
-        return Answer(200, {**corrected, "dry_run": True})
+        return Answer(200, {**corrected, "dry_run": True, "rescored": rescored})
     table.set_state(state)
     answer = Answer(200, round_body(rounds[0]))
     db.session.commit()

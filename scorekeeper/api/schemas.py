@@ -230,6 +230,12 @@ class RoundBaseSchema(Schema):
     game = fields.Nested(StandingSchema, required=True)
     created_at = fields.DateTime(metadata={"description": "Absent on a dry run."})
     dry_run = fields.Boolean(metadata={"description": "Present and true on a dry run."})
+    rescored = fields.Dict(
+        metadata={
+            "description": "Dry run of a correction: how many rounds would be scored again "
+            "(`rounds`) and the Game as it would then stand (`game`)."
+        }
+    )
 
 
 class JhyapRoundSchema(RoundBaseSchema):

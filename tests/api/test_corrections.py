@@ -363,3 +363,17 @@ def test_etag_answers_304_until_the_game_changes(table):
     etag_after_undo = table.client.get(table.url).headers["ETag"]
     assert etag_after_undo not in {etag, etag_after_round, etag_after_put}
     assert table.client.get(table.url, headers={"If-None-Match": etag_after_put}).status_code == 200
+
+
+def test_dry_run_correction_shows_the_game_after_every_later_round(table, client):
+    table.create()
+    table.jhyap(0, 1, 5, 9)  # A calls with 1: scores 0, 5, 9
+    table.jhyap(0, 1, 5, 9)  # again: 0, 10, 18
+    before = table.export_bytes()
+    entry = table.jhyap_entry(0, [3, 20, 9])  # A still lowest: 0, 20, 9 in round 1
+    response = client.put(f"{table.url}/rounds/1?dry_run=true", json=entry, headers=table.auth)
+    assert response.status_code == 200
+    rescored = response.json["rescored"]
+    assert rescored["rounds"] == 2
+    assert [player["score"] for player in rescored["game"]["players"]] == [0, 25, 18]
+    assert table.export_bytes() == before
