@@ -26,8 +26,8 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -118,18 +118,27 @@ def http_get(port: int, path: str, timeout: float = 30) -> tuple[int, bytes]:
 class Server:
     """gunicorn with the production settings, started in its own process group."""
 
-    def __init__(self, name: str, command: list[str], env: dict[str, str], log_path: Path,
-                 ready_path: str) -> None:
+    def __init__(
+        self, name: str, command: list[str], env: dict[str, str], log_path: Path, ready_path: str
+    ) -> None:
         self.name, self.command, self.env = name, command, env
         self.log_path, self.ready_path = log_path, ready_path
         self.process: subprocess.Popen[bytes] | None = None
 
     @classmethod
     def app(cls, database: Database, port: int, workers: int, workdir: Path) -> Server:
-        env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database.url,
-               "SCOREKEEPER_RATE_LIMITS": "off"}
-        return cls("scorekeeper", gunicorn_command("127.0.0.1", port, workers), env,
-                   workdir / f"gunicorn-{database.kind}-{port}.log", "/api/v1/health")
+        env = {
+            **os.environ,
+            "SCOREKEEPER_DATABASE_URL": database.url,
+            "SCOREKEEPER_RATE_LIMITS": "off",
+        }
+        return cls(
+            "scorekeeper",
+            gunicorn_command("127.0.0.1", port, workers),
+            env,
+            workdir / f"gunicorn-{database.kind}-{port}.log",
+            "/api/v1/health",
+        )
 
     @classmethod
     def ceiling(cls, port: int, workers: int, workdir: Path) -> Server:
@@ -150,8 +159,9 @@ class Server:
 
     def start(self) -> Server:
         output = open(self.log_path, "ab")  # noqa: SIM115 - closed with the process
-        self.process = subprocess.Popen(self.command, env=self.env, stdout=output, stderr=output,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            self.command, env=self.env, stdout=output, stderr=output, start_new_session=True
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -289,10 +299,12 @@ class Load:
 
     @classmethod
     def posts(cls, games: list[Any], bodies: list[dict[str, Any]]) -> Load:
-        return cls([
-            ("POST", f"/api/v1/games/{game.id}/rounds", game.token, json.dumps(body))
-            for game, body in zip(games, bodies, strict=True)
-        ])
+        return cls(
+            [
+                ("POST", f"/api/v1/games/{game.id}/rounds", game.token, json.dumps(body))
+                for game, body in zip(games, bodies, strict=True)
+            ]
+        )
 
     def write(self, path: Path) -> Path:
         path.write_text("".join("\t".join(line) + "\n" for line in self.lines))
@@ -317,8 +329,20 @@ def wrk(port: int, load: Load, duration: float, options: Options) -> dict[str, A
     """Run wrk against ``port`` with ``load``; its summary as a dict."""
     requests = load.write(options.workdir / f"requests-{secrets.token_hex(4)}.tsv")
     command = [
-        "wrk", "-t", str(options.threads), "-c", str(options.connections), "-d", f"{duration}s",
-        "--timeout", "10s", "-s", str(LUA), f"http://127.0.0.1:{port}", "--", str(requests),
+        "wrk",
+        "-t",
+        str(options.threads),
+        "-c",
+        str(options.connections),
+        "-d",
+        f"{duration}s",
+        "--timeout",
+        "10s",
+        "-s",
+        str(LUA),
+        f"http://127.0.0.1:{port}",
+        "--",
+        str(requests),
     ]
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     line = next(line for line in output.splitlines() if line.startswith("BENCH_JSON "))
@@ -339,7 +363,9 @@ def wrk(port: int, load: Load, duration: float, options: Options) -> dict[str, A
     }
 
 
-def measure(server: Server, load: Load, options: Options, duration: float, label: str) -> dict[str, Any]:
+def measure(
+    server: Server, load: Load, options: Options, duration: float, label: str
+) -> dict[str, Any]:
     """Warm up, then measure with wrk while sampling the workers' peak RSS."""
     if options.warmup:
         wrk(server.port, load, options.warmup, options)
@@ -348,17 +374,23 @@ def measure(server: Server, load: Load, options: Options, duration: float, label
     with WorkerMonitor(server) as monitor:
         result = wrk(server.port, load, duration, options)
     children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    wrk_cpu = (children_after.ru_utime + children_after.ru_stime
-               - children_before.ru_utime - children_before.ru_stime)
+    wrk_cpu = (
+        children_after.ru_utime
+        + children_after.ru_stime
+        - children_before.ru_utime
+        - children_before.ru_stime
+    )
     result["peak_rss_mib"] = monitor.peak_kib / 1024
     result["worker_cpu_ms_per_request"] = monitor.cpu_seconds * 1000 / max(result["requests"], 1)
     result["wrk_cpu_share"] = wrk_cpu / duration
     result["loadavg_1min"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     time.sleep(1)  # let the workers drain what wrk left in the listen queue
-    log(f"  {label}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.1f} ms, "
+    log(
+        f"  {label}: {result['rps']:.0f} req/s, p50 {result['p50_ms']:.1f} ms, "
         f"p99 {result['p99_ms']:.1f} ms, errors {result['errors']}, "
         f"worker CPU {result['worker_cpu_ms_per_request']:.2f} ms/req, "
-        f"peak worker RSS {result['peak_rss_mib']:.0f} MiB, load {result['loadavg_1min']}")
+        f"peak worker RSS {result['peak_rss_mib']:.0f} MiB, load {result['loadavg_1min']}"
+    )
     return result
 
 
@@ -419,8 +451,11 @@ def query_plans(app: Any, game: Any, body: dict[str, Any]) -> dict[str, list[dic
     plans: dict[str, list[dict[str, Any]]] = {}
     for name, call in {
         "GET game": lambda: client.get(f"/api/v1/games/{game.id}"),
-        "POST round": lambda: client.post(f"/api/v1/games/{game.id}/rounds", json=body,
-                                          headers={"Authorization": f"Bearer {game.token}"}),
+        "POST round": lambda: client.post(
+            f"/api/v1/games/{game.id}/rounds",
+            json=body,
+            headers={"Authorization": f"Bearer {game.token}"},
+        ),
     }.items():
         with counted(engine) as statements:
             response = call()
@@ -439,16 +474,22 @@ def query_plans(app: Any, game: Any, body: dict[str, Any]) -> dict[str, list[dic
                     or (line.startswith("SCAN") and "USING" not in line and "CONSTANT" not in line)
                     for line in lines
                 )
-                plans[name].append({"statement": " ".join(statement.split())[:160], "plan": lines,
-                                    "index": not full_scan})
+                plans[name].append(
+                    {
+                        "statement": " ".join(statement.split())[:160],
+                        "plan": lines,
+                        "index": not full_scan,
+                    }
+                )
             connection.rollback()
     return plans
 
 
 def statement_counts(app: Any, seeded: dict[str, Any]) -> dict[str, int]:
     """SQL statements one request of each scenario sends (in-process, test client)."""
-    from scorekeeper.extensions import db
     from seed import cards_entry, totals_entry
+
+    from scorekeeper.extensions import db
 
     client = app.test_client()
     with app.app_context():
@@ -457,12 +498,16 @@ def statement_counts(app: Any, seeded: dict[str, Any]) -> dict[str, int]:
     counts = {}
     for key, call in {
         "b": lambda: client.get(f"/api/v1/games/{game_b.id}"),
-        "c": lambda: client.post(f"/api/v1/games/{posts_c.id}/rounds",
-                                 json=totals_entry(posts_c.player_ids, 0),
-                                 headers={"Authorization": f"Bearer {posts_c.token}"}),
-        "d": lambda: client.post(f"/api/v1/games/{posts_d.id}/rounds",
-                                 json=cards_entry(posts_d.player_ids, 0),
-                                 headers={"Authorization": f"Bearer {posts_d.token}"}),
+        "c": lambda: client.post(
+            f"/api/v1/games/{posts_c.id}/rounds",
+            json=totals_entry(posts_c.player_ids, 0),
+            headers={"Authorization": f"Bearer {posts_c.token}"},
+        ),
+        "d": lambda: client.post(
+            f"/api/v1/games/{posts_d.id}/rounds",
+            json=cards_entry(posts_d.player_ids, 0),
+            headers={"Authorization": f"Bearer {posts_d.token}"},
+        ),
         "e": lambda: client.get(f"/api/v1/games/{game_e.id}/export"),
     }.items():
         with counted(engine) as statements:
@@ -505,8 +550,12 @@ def run_main(database: Database, options: Options) -> dict[str, Any]:
     loads = {
         "a": Load.get("/ceiling"),
         "b": Load.get(f"/api/v1/games/{seeded['b'].id}"),
-        "c": Load.posts(seeded["c"], [totals_entry(g.player_ids, i) for i, g in enumerate(seeded["c"])]),
-        "d": Load.posts(seeded["d"], [cards_entry(g.player_ids, i) for i, g in enumerate(seeded["d"])]),
+        "c": Load.posts(
+            seeded["c"], [totals_entry(g.player_ids, i) for i, g in enumerate(seeded["c"])]
+        ),
+        "d": Load.posts(
+            seeded["d"], [cards_entry(g.player_ids, i) for i, g in enumerate(seeded["d"])]
+        ),
         "e": Load.get(f"/api/v1/games/{seeded['e'].id}/export"),
     }
     results: dict[str, Any] = {}
@@ -516,17 +565,22 @@ def run_main(database: Database, options: Options) -> dict[str, Any]:
         for key in options.scenarios:
             results[key] = measure(server, loads[key], options, options.duration, f"({key})")
         if "e" in options.scenarios:
-            results["e_single"] = timed_get(server.port, f"/api/v1/games/{seeded['e'].id}/export", 30)
+            results["e_single"] = timed_get(
+                server.port, f"/api/v1/games/{seeded['e'].id}/export", 30
+            )
             log(f"  (e) one client at a time: median {results['e_single']['median_ms']:.1f} ms")
         finished = [
-            g.id for g in (seeded["c"][0], seeded["d"][0])
-            if json.loads(http_get(server.port, f"/api/v1/games/{g.id}")[1])["status"] != "in_progress"
+            g.id
+            for g in (seeded["c"][0], seeded["d"][0])
+            if json.loads(http_get(server.port, f"/api/v1/games/{g.id}")[1])["status"]
+            != "in_progress"
         ]
         assert not finished, f"benchmark games finished: {finished}"
     for key in options.scenarios:
         results[key]["ratio"] = results[key]["rps"] / results["a"]["rps"]
-        results[key]["cpu_ratio"] = (results["a"]["worker_cpu_ms_per_request"]
-                                     / max(results[key]["worker_cpu_ms_per_request"], 1e-9))
+        results[key]["cpu_ratio"] = results["a"]["worker_cpu_ms_per_request"] / max(
+            results[key]["worker_cpu_ms_per_request"], 1e-9
+        )
     app = bench_app(database.url)
     counts = statement_counts(app, seeded)
     with app.app_context():
@@ -561,8 +615,11 @@ def timed_get(port: int, path: str, repeat: int) -> dict[str, float]:
         times.append(time.perf_counter() - started)
         assert status == 200, status
         size = len(body)
-    return {"median_ms": statistics.median(times) * 1000, "min_ms": min(times) * 1000,
-            "bytes": size}
+    return {
+        "median_ms": statistics.median(times) * 1000,
+        "min_ms": min(times) * 1000,
+        "bytes": size,
+    }
 
 
 def run_growth(database: Database, options: Options) -> dict[str, Any]:
@@ -578,7 +635,9 @@ def run_growth(database: Database, options: Options) -> dict[str, Any]:
             play(table, 50, light=True)
         db.session.remove()
     load_b = Load.get(f"/api/v1/games/{tables[0].id}")
-    load_c = Load.posts(tables, [totals_entry(t.player_ids, i, light=True) for i, t in enumerate(tables)])
+    load_c = Load.posts(
+        tables, [totals_entry(t.player_ids, i, light=True) for i, t in enumerate(tables)]
+    )
     growth: dict[str, Any] = {"games": {}}
     with Server.app(database, free_port(), options.workers, options.workdir) as server:
         growth["games"]["10"] = {
@@ -592,16 +651,22 @@ def run_growth(database: Database, options: Options) -> dict[str, Any]:
             db.session.remove()
         added = time.monotonic() - started
         settle(app)
-        log(f"  added in {added:.1f} s; VACUUM ANALYZE + CHECKPOINT (PostgreSQL) or WAL checkpoint "
-            f"(SQLite) in {time.monotonic() - started - added:.1f} s")
+        log(
+            f"  added in {added:.1f} s; VACUUM ANALYZE + CHECKPOINT (PostgreSQL) or WAL checkpoint "
+            f"(SQLite) in {time.monotonic() - started - added:.1f} s"
+        )
         growth["games"]["1000"] = {
             "b": measure(server, load_b, options, options.growth_duration, "(b) with 1,000 games"),
             "c": measure(server, load_c, options, options.growth_duration, "(c) with 1,000 games"),
         }
-        growth["plans"] = query_plans(app, tables[2], totals_entry(tables[2].player_ids, 0, light=True))
+        growth["plans"] = query_plans(
+            app, tables[2], totals_entry(tables[2].player_ids, 0, light=True)
+        )
         for name, plans in growth["plans"].items():
-            log(f"  {name} with 1,000 games: {len(plans)} planned statements, "
-                f"{'all use an index' if all(p['index'] for p in plans) else 'A FULL SCAN'}")
+            log(
+                f"  {name} with 1,000 games: {len(plans)} planned statements, "
+                f"{'all use an index' if all(p['index'] for p in plans) else 'A FULL SCAN'}"
+            )
         for key in "bc":
             growth["games"][f"ratio_{key}"] = (
                 growth["games"]["1000"][key]["rps"] / growth["games"]["10"][key]["rps"]
@@ -624,20 +689,28 @@ def run_growth(database: Database, options: Options) -> dict[str, Any]:
                 # are timed under the same (shared, noisy) machine conditions.
                 k = played - (total - 100) - 1
                 fresh_times.append(
-                    post_round(server.port, fresh, totals_entry(fresh.player_ids, k, light=True)))
-            times.append(post_round(server.port, game, totals_entry(game.player_ids, n, light=True)))
+                    post_round(server.port, fresh, totals_entry(fresh.player_ids, k, light=True))
+                )
+            times.append(
+                post_round(server.port, game, totals_entry(game.player_ids, n, light=True))
+            )
             if played in (100, 1_000, 10_000):
-                exports[str(played)] = timed_get(server.port, f"/api/v1/games/{game.id}/export",
-                                                  20 if played < 10_000 else 7)
-                log(f"  export of {played:,} rounds: {exports[str(played)]['median_ms']:.1f} ms "
-                    f"({exports[str(played)]['bytes'] / 1024:.0f} KiB)")
+                exports[str(played)] = timed_get(
+                    server.port, f"/api/v1/games/{game.id}/export", 20 if played < 10_000 else 7
+                )
+                log(
+                    f"  export of {played:,} rounds: {exports[str(played)]['median_ms']:.1f} ms "
+                    f"({exports[str(played)]['bytes'] / 1024:.0f} KiB)"
+                )
             if played % 2000 == 0:
                 log(f"  {played:,} rounds ({time.monotonic() - started:.0f} s)")
         first, last = times[:100], times[-100:]
 
         def stats(values: list[float]) -> dict[str, float]:
-            return {"median_ms": statistics.median(values) * 1000,
-                    "mean_ms": statistics.fmean(values) * 1000}
+            return {
+                "median_ms": statistics.median(values) * 1000,
+                "mean_ms": statistics.fmean(values) * 1000,
+            }
 
         growth["posts"] = {
             "rounds": total,
@@ -647,20 +720,28 @@ def run_growth(database: Database, options: Options) -> dict[str, Any]:
             "all_median_ms": statistics.median(times) * 1000,
         }
         posts = growth["posts"]
-        posts["ratio_median"] = posts["last_100"]["median_ms"] / posts["fresh_first_100"]["median_ms"]
+        posts["ratio_median"] = (
+            posts["last_100"]["median_ms"] / posts["fresh_first_100"]["median_ms"]
+        )
         posts["ratio_mean"] = posts["last_100"]["mean_ms"] / posts["fresh_first_100"]["mean_ms"]
-        posts["ratio_sequential_median"] = posts["last_100"]["median_ms"] / posts["first_100"]["median_ms"]
-        log(f"  POST at rounds {total - 99:,}-{total:,} / rounds 1-100 of a fresh game alternated "
+        posts["ratio_sequential_median"] = (
+            posts["last_100"]["median_ms"] / posts["first_100"]["median_ms"]
+        )
+        log(
+            f"  POST at rounds {total - 99:,}-{total:,} / rounds 1-100 of a fresh game alternated "
             f"with them: {posts['ratio_median']:.2f} (median); against this game's own rounds "
-            f"1-100, timed earlier: {posts['ratio_sequential_median']:.2f}")
+            f"1-100, timed earlier: {posts['ratio_sequential_median']:.2f}"
+        )
         growth["exports"] = exports
     with app.app_context():
         db.engine.dispose()
     return growth
 
 
-def profile(database: Database, main: dict[str, Any], options: Options, stamp: str) -> dict[str, Any]:
-    """py-spy on the live workers under wrk load, and pyinstrument in-process, of the slowest endpoint."""
+def profile(
+    database: Database, main: dict[str, Any], options: Options, stamp: str
+) -> dict[str, Any]:
+    """Profile the slowest endpoint: py-spy on live workers under wrk; pyinstrument in-process."""
     scenarios = main["scenarios"]
     key = min((k for k in "bcde" if k in scenarios), key=lambda k: scenarios[k]["rps"])
     name = {"b": "get-game", "c": "post-round-totals", "d": "post-round-cards", "e": "export"}[key]
@@ -672,10 +753,24 @@ def profile(database: Database, main: dict[str, Any], options: Options, stamp: s
         with Server.app(database, free_port(), options.workers, options.workdir) as server:
             raw = base.with_suffix(".collapsed.txt")
             recorder = subprocess.Popen(
-                [py_spy, "record", "--pid", str(server.pid), "--subprocesses", "--nonblocking",
-                 "--rate", "200", "--duration", str(options.profile_seconds), "--format", "raw",
-                 "--output", str(raw)],
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                [
+                    py_spy,
+                    "record",
+                    "--pid",
+                    str(server.pid),
+                    "--subprocesses",
+                    "--nonblocking",
+                    "--rate",
+                    "200",
+                    "--duration",
+                    str(options.profile_seconds),
+                    "--format",
+                    "raw",
+                    "--output",
+                    str(raw),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
             )
             time.sleep(1)
             wrk(server.port, main["loads"][key], options.profile_seconds, options)
@@ -705,8 +800,11 @@ def profile(database: Database, main: dict[str, Any], options: Options, stamp: s
             return client.get(f"/api/v1/games/{seeded['e'].id}/export")
         game = seeded[key][i % 100]
         body = (totals_entry if key == "c" else cards_entry)(game.player_ids, i)
-        return client.post(f"/api/v1/games/{game.id}/rounds", json=body,
-                           headers={"Authorization": f"Bearer {game.token}"})
+        return client.post(
+            f"/api/v1/games/{game.id}/rounds",
+            json=body,
+            headers={"Authorization": f"Bearer {game.token}"},
+        )
 
     for i in range(5):
         call(i)
@@ -737,20 +835,30 @@ def summarise_collapsed(path: Path, title: str, top: int = 40) -> str:
         if not stack:
             continue
         count = int(count_text)
-        frames = [frame for frame in stack.split(";")
-                  if not frame.startswith("process ") and "gunicorn/" not in frame
-                  and "<frozen runpy>" not in frame]
+        frames = [
+            frame
+            for frame in stack.split(";")
+            if not frame.startswith("process ")
+            and "gunicorn/" not in frame
+            and "<frozen runpy>" not in frame
+        ]
         if not frames:
             continue
         total += count
         own[frames[-1]] += count
         for frame in set(frames):
             inclusive[frame] += count
-    lines = [f"# py-spy profile: {title}", "",
-             f"{total} samples of busy threads over all gunicorn workers (idle waits left out; "
-             "gunicorn's own frames, at the top of every stack, are left out of the tables).", "",
-             "## Inclusive (time in the function and what it calls)", "", "| share | function |",
-             "|---:|---|"]
+    lines = [
+        f"# py-spy profile: {title}",
+        "",
+        f"{total} samples of busy threads over all gunicorn workers (idle waits left out; "
+        "gunicorn's own frames, at the top of every stack, are left out of the tables).",
+        "",
+        "## Inclusive (time in the function and what it calls)",
+        "",
+        "| share | function |",
+        "|---:|---|",
+    ]
     lines += [f"| {100 * n / total:.1f}% | `{frame}` |" for frame, n in inclusive.most_common(top)]
     lines += ["", "## Self", "", "| share | function |", "|---:|---|"]
     lines += [f"| {100 * n / total:.1f}% | `{frame}` |" for frame, n in own.most_common(top)]
@@ -762,13 +870,36 @@ def summarise_collapsed(path: Path, title: str, top: int = 40) -> str:
 
 TARGETS = [
     ("(b) GET game >= 0.6 x ceiling req/s", lambda r: r["scenarios"]["b"]["ratio"], 0.6, ">="),
-    ("(c) POST round (totals) >= 0.35 x ceiling req/s", lambda r: r["scenarios"]["c"]["ratio"], 0.35, ">="),
-    ("(d) POST round (cards) >= 0.35 x ceiling req/s", lambda r: r["scenarios"]["d"]["ratio"], 0.35, ">="),
-    ("(e) export of 1,000 rounds p50 < 50 ms, one client at a time",
-     lambda r: r["scenarios"]["e_single"]["median_ms"], 50, "<"),
-    ("(e) export of 1,000 rounds p50 < 50 ms under 16 connections", lambda r: r["scenarios"]["e"]["p50_ms"], 50, "<"),
-    ("POST at rounds 9,901-10,000 <= 1.2 x rounds 1-100 (median, alternated)",
-     lambda r: r.get("growth", {}).get("posts", {}).get("ratio_median"), 1.2, "<="),
+    (
+        "(c) POST round (totals) >= 0.35 x ceiling req/s",
+        lambda r: r["scenarios"]["c"]["ratio"],
+        0.35,
+        ">=",
+    ),
+    (
+        "(d) POST round (cards) >= 0.35 x ceiling req/s",
+        lambda r: r["scenarios"]["d"]["ratio"],
+        0.35,
+        ">=",
+    ),
+    (
+        "(e) export of 1,000 rounds p50 < 50 ms, one client at a time",
+        lambda r: r["scenarios"]["e_single"]["median_ms"],
+        50,
+        "<",
+    ),
+    (
+        "(e) export of 1,000 rounds p50 < 50 ms under 16 connections",
+        lambda r: r["scenarios"]["e"]["p50_ms"],
+        50,
+        "<",
+    ),
+    (
+        "POST at rounds 9,901-10,000 <= 1.2 x rounds 1-100 (median, alternated)",
+        lambda r: r.get("growth", {}).get("posts", {}).get("ratio_median"),
+        1.2,
+        "<=",
+    ),
     ("(b) p99 < 50 ms", lambda r: r["scenarios"]["b"]["p99_ms"], 50, "<"),
     ("(c) p99 < 50 ms", lambda r: r["scenarios"]["c"]["p99_ms"], 50, "<"),
 ]
@@ -790,10 +921,13 @@ def report(results: dict[str, Any], meta: dict[str, Any]) -> str:
     ]
     for kind, result in results.items():
         scenarios = result["scenarios"]
-        lines += [f"### {kind}", "",
-                  "| scenario | req/s | p50 ms | p99 ms | req/s ratio to (a) | worker CPU ms/req "
-                  "| CPU ratio (a)/x | peak worker RSS MiB | SQL statements | errors |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            f"### {kind}",
+            "",
+            "| scenario | req/s | p50 ms | p99 ms | req/s ratio to (a) | worker CPU ms/req "
+            "| CPU ratio (a)/x | peak worker RSS MiB | SQL statements | errors |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         for key, title in SCENARIOS.items():
             if key not in scenarios:
                 continue
@@ -801,51 +935,73 @@ def report(results: dict[str, Any], meta: dict[str, Any]) -> str:
             ratio = "1.00" if key == "a" else f"{s['ratio']:.2f}"
             cpu_ratio = "1.00" if key == "a" else f"{s['cpu_ratio']:.2f}"
             statements = result["statements"].get(key, "-")
-            lines.append(f"| ({key}) {title} | {s['rps']:.0f} | {s['p50_ms']:.1f} | {s['p99_ms']:.1f} "
-                         f"| {ratio} | {s['worker_cpu_ms_per_request']:.2f} | {cpu_ratio} "
-                         f"| {s['peak_rss_mib']:.0f} | {statements} | {s['errors']} |")
+            lines.append(
+                f"| ({key}) {title} | {s['rps']:.0f} | {s['p50_ms']:.1f} | {s['p99_ms']:.1f} "
+                f"| {ratio} | {s['worker_cpu_ms_per_request']:.2f} | {cpu_ratio} "
+                f"| {s['peak_rss_mib']:.0f} | {statements} | {s['errors']} |"
+            )
         if "e_single" in scenarios:
-            lines.append(f"\n(e) one request at a time (no queueing): median "
-                         f"{scenarios['e_single']['median_ms']:.1f} ms, "
-                         f"{scenarios['e_single']['bytes'] / 1024:.0f} KiB.")
+            lines.append(
+                f"\n(e) one request at a time (no queueing): median "
+                f"{scenarios['e_single']['median_ms']:.1f} ms, "
+                f"{scenarios['e_single']['bytes'] / 1024:.0f} KiB."
+            )
         growth = result.get("growth")
         if growth:
             posts, games = growth["posts"], growth["games"]
-            lines += ["", "| growth | value |", "|---|---:|",
-                      f"| POST rounds 1-100 (at the start), median / mean ms | "
-                      f"{posts['first_100']['median_ms']:.2f} / {posts['first_100']['mean_ms']:.2f} |",
-                      f"| POST rounds {posts['rounds'] - 99:,}-{posts['rounds']:,}, median / mean ms | "
-                      f"{posts['last_100']['median_ms']:.2f} / {posts['last_100']['mean_ms']:.2f} |",
-                      f"| POST rounds 1-100 of a fresh game, alternated with those, median / mean ms | "
-                      f"{posts['fresh_first_100']['median_ms']:.2f} / "
-                      f"{posts['fresh_first_100']['mean_ms']:.2f} |",
-                      f"| ratio rounds {posts['rounds'] - 99:,}-{posts['rounds']:,} / 1-100, alternated "
-                      f"(median; mean) | {posts['ratio_median']:.2f}; {posts['ratio_mean']:.2f} |",
-                      f"| ratio to this game's own rounds 1-100, timed minutes earlier (median) | "
-                      f"{posts['ratio_sequential_median']:.2f} |"]
+            lines += [
+                "",
+                "| growth | value |",
+                "|---|---:|",
+                f"| POST rounds 1-100 (at the start), median / mean ms | "
+                f"{posts['first_100']['median_ms']:.2f} / {posts['first_100']['mean_ms']:.2f} |",
+                f"| POST rounds {posts['rounds'] - 99:,}-{posts['rounds']:,}, median / mean ms | "
+                f"{posts['last_100']['median_ms']:.2f} / {posts['last_100']['mean_ms']:.2f} |",
+                f"| POST rounds 1-100 of a fresh game, alternated with those, median / mean ms | "
+                f"{posts['fresh_first_100']['median_ms']:.2f} / "
+                f"{posts['fresh_first_100']['mean_ms']:.2f} |",
+                f"| ratio rounds {posts['rounds'] - 99:,}-{posts['rounds']:,} / 1-100, alternated "
+                f"(median; mean) | {posts['ratio_median']:.2f}; {posts['ratio_mean']:.2f} |",
+                f"| ratio to this game's own rounds 1-100, timed minutes earlier (median) | "
+                f"{posts['ratio_sequential_median']:.2f} |",
+            ]
             for rounds, export in growth["exports"].items():
-                lines.append(f"| export of {int(rounds):,} rounds, one client, median ms (KiB) | "
-                             f"{export['median_ms']:.1f} ({export['bytes'] / 1024:.0f}) |")
+                lines.append(
+                    f"| export of {int(rounds):,} rounds, one client, median ms (KiB) | "
+                    f"{export['median_ms']:.1f} ({export['bytes'] / 1024:.0f}) |"
+                )
             for key in "bc":
                 small, large = games["10"][key], games["1000"][key]
-                lines.append(f"| ({key}) req/s with 10 games / 1,000 games (ratio) | {small['rps']:.0f} / "
-                             f"{large['rps']:.0f} ({games[f'ratio_{key}']:.2f}) |")
-                lines.append(f"| ({key}) p50 ms with 10 games / 1,000 games | {small['p50_ms']:.1f} / "
-                             f"{large['p50_ms']:.1f} |")
+                lines.append(
+                    f"| ({key}) req/s with 10 games / 1,000 games (ratio) | {small['rps']:.0f} / "
+                    f"{large['rps']:.0f} ({games[f'ratio_{key}']:.2f}) |"
+                )
+                lines.append(
+                    f"| ({key}) p50 ms with 10 games / 1,000 games | {small['p50_ms']:.1f} / "
+                    f"{large['p50_ms']:.1f} |"
+                )
         if growth and growth.get("plans"):
-            lines += ["", "Query plans with 1,000 games (EXPLAIN of each statement a request sends):", ""]
+            lines += [
+                "",
+                "Query plans with 1,000 games (EXPLAIN of each statement a request sends):",
+                "",
+            ]
             for name, plans in growth["plans"].items():
                 for plan in plans:
-                    lines.append(f"- {name}: {'index' if plan['index'] else 'FULL SCAN'} - "
-                                 f"`{plan['statement'][:90]}...` -> `{' / '.join(plan['plan'])[:140]}`")
+                    lines.append(
+                        f"- {name}: {'index' if plan['index'] else 'FULL SCAN'} - "
+                        f"`{plan['statement'][:90]}...` -> `{' / '.join(plan['plan'])[:140]}`"
+                    )
         lines += ["", "| target | measured | verdict |", "|---|---:|---|"]
         for title, get, limit, op in TARGETS:
             try:
                 value = get(result)
             except KeyError:
                 value = None
-            lines.append(f"| {title} | {'-' if value is None else f'{value:.2f}'} | "
-                         f"{verdict(value, limit, op)} |")
+            lines.append(
+                f"| {title} | {'-' if value is None else f'{value:.2f}'} | "
+                f"{verdict(value, limit, op)} |"
+            )
         if result.get("profile"):
             lines += ["", f"Profile: `{json.dumps(result['profile'])}`"]
         lines.append("")
@@ -861,43 +1017,81 @@ def jsonable(value: Any) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--duration", type=int, default=30, help="seconds per scenario (30)")
-    parser.add_argument("--warmup", type=int, default=5, help="warm-up seconds before each scenario (5)")
-    parser.add_argument("--growth-duration", type=int, default=None,
-                        help="seconds per 10-vs-1,000-games run (default: a third of --duration, at least 5)")
-    parser.add_argument("--growth-rounds", type=int, default=10_000, help="rounds recorded into one game")
+    parser.add_argument(
+        "--warmup", type=int, default=5, help="warm-up seconds before each scenario (5)"
+    )
+    parser.add_argument(
+        "--growth-duration",
+        type=int,
+        default=None,
+        help="seconds per 10-vs-1,000-games run (default: a third of --duration, at least 5)",
+    )
+    parser.add_argument(
+        "--growth-rounds", type=int, default=10_000, help="rounds recorded into one game"
+    )
     parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--threads", type=int, default=1, help="wrk threads (1: leaves the cores to gunicorn)")
-    parser.add_argument("--workers", type=int, default=min(4, (os.cpu_count() or 1) * 2),
-                        help="gunicorn workers (default as `scorekeeper serve`: min(4, 2 x cores))")
-    parser.add_argument("--postgresql-url", default=os.environ.get("SCOREKEEPER_BENCH_POSTGRESQL_URL",
-                                                                   DEFAULT_POSTGRESQL_URL))
-    parser.add_argument("--scenarios", default="bcde",
-                        help="which of (b)-(e) to measure (default bcde; the ceiling (a) always runs)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="wrk threads (1: leaves the cores to gunicorn)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=min(4, (os.cpu_count() or 1) * 2),
+        help="gunicorn workers (default as `scorekeeper serve`: min(4, 2 x cores))",
+    )
+    parser.add_argument(
+        "--postgresql-url",
+        default=os.environ.get("SCOREKEEPER_BENCH_POSTGRESQL_URL", DEFAULT_POSTGRESQL_URL),
+    )
+    parser.add_argument(
+        "--scenarios",
+        default="bcde",
+        help="which of (b)-(e) to measure (default bcde; the ceiling (a) always runs)",
+    )
     parser.add_argument("--no-growth", action="store_true", help="skip the growth measurements")
     parser.add_argument("--no-profile", action="store_true", help="skip the profile")
     parser.add_argument("--profile-seconds", type=int, default=20)
     args = parser.parse_args(argv)
 
     if not shutil.which("wrk"):
-        print("wrk is not installed. On Debian/Ubuntu: apt-get update && apt-get install -y wrk",
-              file=sys.stderr)
+        print(
+            "wrk is not installed. On Debian/Ubuntu: apt-get update && apt-get install -y wrk",
+            file=sys.stderr,
+        )
         return 2
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
     RESULTS.mkdir(exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    meta = {"started": stamp, "cores": os.cpu_count(), "workers": args.workers,
-            "connections": args.connections, "threads": args.threads, "duration": args.duration,
-            "warmup": args.warmup,
-            "growth_duration": args.growth_duration or max(5, args.duration // 3),
-            "command": " ".join(["bench/run.py", *(argv if argv is not None else sys.argv[1:])])}
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    meta = {
+        "started": stamp,
+        "cores": os.cpu_count(),
+        "workers": args.workers,
+        "connections": args.connections,
+        "threads": args.threads,
+        "duration": args.duration,
+        "warmup": args.warmup,
+        "growth_duration": args.growth_duration or max(5, args.duration // 3),
+        "command": " ".join(["bench/run.py", *(argv if argv is not None else sys.argv[1:])]),
+    }
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as tmp:
-        options = Options(args.duration, args.warmup, args.connections, args.threads, args.workers,
-                          meta["growth_duration"], args.growth_rounds, args.profile_seconds, Path(tmp),
-                          "".join(key for key in "bcde" if key in args.scenarios))
+        options = Options(
+            args.duration,
+            args.warmup,
+            args.connections,
+            args.threads,
+            args.workers,
+            meta["growth_duration"],
+            args.growth_rounds,
+            args.profile_seconds,
+            Path(tmp),
+            "".join(key for key in "bcde" if key in args.scenarios),
+        )
         for kind in kinds:
             databases = []
             try:
@@ -919,7 +1113,8 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     (RESULTS / f"results-{stamp}.md").write_text(f"Command: `{meta['command']}`\n\n{text}")
     (RESULTS / f"results-{stamp}.json").write_text(
-        json.dumps({"meta": meta, "results": jsonable(results)}, indent=2))
+        json.dumps({"meta": meta, "results": jsonable(results)}, indent=2)
+    )
     log(f"written bench/results/results-{stamp}.md and .json")
     return 0
 

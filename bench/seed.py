@@ -7,7 +7,6 @@ rounds can be recorded into them.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,8 +72,14 @@ def cards_entry(ids: list[int], n: int) -> dict[str, Any]:
 def create(name: str) -> SeededGame:
     """A new five-player Jhyap game that does not end."""
     table, token = games.create_game(
-        {"ruleset": "jhyap", "name": name, "players": PLAYERS, "dealer": 0, "starter": 1,
-         "options": dict(OPTIONS)}
+        {
+            "ruleset": "jhyap",
+            "name": name,
+            "players": PLAYERS,
+            "dealer": 0,
+            "starter": 1,
+            "options": dict(OPTIONS),
+        }
     )
     return SeededGame(table.game.id, token, [player.id for player in table.game.players])
 
@@ -95,15 +100,31 @@ def clone_games(template: SeededGame, count: int, name: str, batch: int = 100) -
     exports as if it had been played.
     """
     rows = db.session.execute(
-        select(Round.number, Round.entry, Round.result, Round.state_after, Round.created_at,
-               Round.updated_at)
+        select(
+            Round.number,
+            Round.entry,
+            Round.result,
+            Round.state_after,
+            Round.created_at,
+            Round.updated_at,
+        )
         .where(Round.game_id == template.id)
         .order_by(Round.number)
     ).all()
     source = db.session.get(Game, template.id)
-    columns = {column: getattr(source, column) for column in
-               ("ruleset", "options", "first_dealer", "first_starter", "state", "version",
-                "created_at", "updated_at")}
+    columns = {
+        column: getattr(source, column)
+        for column in (
+            "ruleset",
+            "options",
+            "first_dealer",
+            "first_starter",
+            "state",
+            "version",
+            "created_at",
+            "updated_at",
+        )
+    }
     # End the read before writing: on SQLite a read transaction cannot become a write
     # transaction once another connection (a gunicorn worker) has written since it began.
     db.session.commit()
@@ -113,23 +134,45 @@ def clone_games(template: SeededGame, count: int, name: str, batch: int = 100) -
         chunk = []
         for index in range(start, min(count, start + batch)):
             token = new_token()
-            chunk.append(({"id": new_game_id(), "name": f"{name} {index}",
-                           "token_hash": hash_token(token), **columns}, token))
+            chunk.append(
+                (
+                    {
+                        "id": new_game_id(),
+                        "name": f"{name} {index}",
+                        "token_hash": hash_token(token),
+                        **columns,
+                    },
+                    token,
+                )
+            )
         db.session.execute(insert(games_table), [game for game, _ in chunk])
-        inserted = db.session.execute(
-            insert(players_table).returning(players_table.c.id, sort_by_parameter_order=True),
-            [{"game_id": game["id"], "seat": seat, "name": player}
-             for game, _ in chunk for seat, player in enumerate(PLAYERS)],
-        ).scalars().all()
+        inserted = (
+            db.session.execute(
+                insert(players_table).returning(players_table.c.id, sort_by_parameter_order=True),
+                [
+                    {"game_id": game["id"], "seat": seat, "name": player}
+                    for game, _ in chunk
+                    for seat, player in enumerate(PLAYERS)
+                ],
+            )
+            .scalars()
+            .all()
+        )
         round_rows = []
         for position, (game, token) in enumerate(chunk):
-            ids = list(inserted[position * len(PLAYERS):(position + 1) * len(PLAYERS)])
+            ids = list(inserted[position * len(PLAYERS) : (position + 1) * len(PLAYERS)])
             clones.append(SeededGame(game["id"], token, ids))
             mapping = dict(zip(template.player_ids, ids, strict=True))
             round_rows += [
-                {"game_id": game["id"], "number": number,
-                 "entry": games._with_ids(entry, mapping), "result": games._with_ids(result, mapping),
-                 "state_after": state_after, "created_at": created_at, "updated_at": updated_at}
+                {
+                    "game_id": game["id"],
+                    "number": number,
+                    "entry": games._with_ids(entry, mapping),
+                    "result": games._with_ids(result, mapping),
+                    "state_after": state_after,
+                    "created_at": created_at,
+                    "updated_at": updated_at,
+                }
                 for number, entry, result, state_after, created_at, updated_at in rows
             ]
         if round_rows:
