@@ -48,7 +48,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_errorhandlers(app)
     register_security_headers(app)
     register_request_log(app)
-    register_commands(app)
     return app
 
 
@@ -111,7 +110,3 @@ def register_security_headers(app: Flask) -> None:
             )
             response.headers["X-Frame-Options"] = "DENY"
         return response
-
-
-def register_commands(app: Flask) -> None:
-    """``flask`` commands (``flask db`` comes from Flask-Migrate, ``flask openapi`` from flask-smorest)."""
