@@ -25,6 +25,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         RATE_LIMIT_STORAGE_URI="memory://",
         GAME_CREATE_LIMIT="60/minute",
         ROUND_WRITE_LIMIT="120/minute",
+        GAME_CACHE_SIZE=1000,
         JSON_SORT_KEYS=False,
         API_TITLE="Scorekeeper",
         API_VERSION="1.0.0",
@@ -60,9 +61,11 @@ def configure_database(app: Flask) -> None:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     app.config["SQLALCHEMY_DATABASE_URI"] = url
-    options: dict[str, Any] = {"pool_pre_ping": True}
+    options: dict[str, Any] = {}
     if url.startswith("sqlite"):
         options["connect_args"] = {"timeout": 30}
+    else:  # a server connection can die between requests; a SQLite file cannot
+        options["pool_pre_ping"] = True
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     app.config["RATELIMIT_ENABLED"] = str(app.config["RATE_LIMITS"]).lower() not in {"off", "false", "0"}
     app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]

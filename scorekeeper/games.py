@@ -10,12 +10,13 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, Generic, TypeVar
 
 from marshmallow import ValidationError
-from sqlalchemy import Text, cast, delete, select
+from sqlalchemy import Executable, Row, Text, bindparam, cast, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
@@ -26,8 +27,7 @@ from .models import Game, IdempotencyKey, Player, Round, utcnow
 from .rules import GameState, RoundConflict, RoundOutcome, RuleError, Ruleset, get_ruleset
 from .rules import Player as SeatedPlayer
 from .security import hash_token, new_game_id, new_token, token_matches
-from .serializers import game_body, round_body, timestamp
-
+from .serializers import GameRecord, game_body, round_body, timestamp
 
 MAX_ROUND_NUMBER = 2**31 - 1
 
@@ -41,16 +41,23 @@ class Answer:
     location: str | None = None
 
 
-@dataclass
-class Table:
-    """A game loaded with its rules bound to its players, and its running state."""
+GameT = TypeVar("GameT", bound=GameRecord)
 
-    game: Game
+
+@dataclass
+class Table(Generic[GameT]):
+    """A game loaded with its rules bound to its players, and its running state.
+
+    ``game`` is the ``Game`` model where the game is to be changed through the
+    session, or a ``GameRow`` read with Core for an answer or a Core write.
+    """
+
+    game: GameT
     rules: Ruleset
     state: GameState
 
     @classmethod
-    def of(cls, game: Game) -> Table:
+    def of(cls, game: GameT) -> Table[GameT]:
         """Bind ``game``'s rules and state."""
         rules = get_ruleset(game.ruleset)(
             [SeatedPlayer(player.id, player.name) for player in game.players], game.options
@@ -66,7 +73,7 @@ class Table:
         starter = self.game.first_starter if self.rules.chooses_starter else None
         return self.rules.start(self.game.first_dealer, starter)
 
-    def set_state(self, state: GameState) -> None:
+    def set_state(self: Table[Game], state: GameState) -> None:
         """Keep ``state`` as the game's running state."""
         self.state = state
         self.game.state = state.to_dict()
@@ -77,33 +84,143 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 WITH_PLAYERS = joinedload(Game.players, innerjoin=True)  # one query for a game and its seats
 
 
-def load_game(game_id: str) -> Table:
-    """Read a game."""
-    game = None
-    if GAME_ID.fullmatch(game_id):
-        game = db.session.scalars(
-            select(Game).options(WITH_PLAYERS).where(Game.id == game_id)
-        ).unique().first()
-    if game is None:
+@dataclass(frozen=True)
+class PlayerRow:
+    """A seated player, as read for an answer."""
+
+    id: int
+    name: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as read with Core: plain values, none of the ORM's identity map or change tracking."""
+
+    id: str
+    ruleset: str
+    name: str
+    options: dict[str, Any]
+    first_dealer: int
+    first_starter: int
+    state: dict[str, Any]
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    players: tuple[PlayerRow, ...]
+    token_hash: str = ""
+
+
+# A game and its players in one statement (a row per player); the JSON columns are read as
+# text and decoded once rather than once per row.
+READ_GAME = (
+    select(
+        Game.id, Game.ruleset, Game.name, cast(Game.options, Text).label("options"),
+        Game.first_dealer, Game.first_starter, cast(Game.state, Text).label("state"),
+        Game.version, Game.created_at, Game.updated_at,
+        Player.id.label("player_id"), Player.name.label("player_name"), Player.seat,
+    )
+    .join(Player, Player.game_id == Game.id)
+    .where(Game.id == bindparam("game_id"))
+    .order_by(Player.seat)
+)
+GAME_VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
+LOCK_GAME = READ_GAME.add_columns(Game.token_hash).with_for_update(of=Game)
+
+
+def _game_row(rows: Sequence[Row[Any]]) -> GameRow:
+    """The GameRow of READ_GAME's (or LOCK_GAME's) rows; 404 if there are none."""
+    if not rows:
         raise NotFound("There is no game with this id.")
-    return Table.of(game)
+    game = rows[0]
+    return GameRow(
+        id=game.id,
+        ruleset=game.ruleset,
+        name=game.name,
+        options=json.loads(game.options),
+        first_dealer=game.first_dealer,
+        first_starter=game.first_starter,
+        state=json.loads(game.state),
+        version=game.version,
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+        players=tuple(PlayerRow(row.player_id, row.player_name, row.seat) for row in rows),
+        token_hash=game._mapping.get("token_hash", ""),
+    )
 
 
-def lock_game(game_id: str, token: str) -> Table:
-    """Open a write transaction on a game, holding its lock, after checking the token."""
+def _check_game_id(game_id: str) -> None:
+    """404 for an id no game can have, before asking the database."""
+    if not GAME_ID.fullmatch(game_id):
+        raise NotFound("There is no game with this id.")
+
+
+def _read_alone(statement: Executable, game_id: str) -> Sequence[Row[Any]]:
+    """Run one SELECT about a game on a connection of its own, in autocommit.
+
+    A single SELECT is consistent by itself: there is no BEGIN/ROLLBACK round
+    trip and no session.
+    """
+    _check_game_id(game_id)
+    with db.engine.connect() as connection:
+        autocommit = connection.execution_options(isolation_level="AUTOCOMMIT")
+        return autocommit.execute(statement, {"game_id": game_id}).all()
+
+
+def load_game(game_id: str) -> Table[GameRow]:
+    """Read a game, for an answer that needs nothing else from the database.
+
+    (``export_game`` reads the rounds too, so it reads the game in the
+    session's transaction instead.)
+    """
+    return Table.of(_game_row(_read_alone(READ_GAME, game_id)))
+
+
+def game_version(game_id: str) -> int:
+    """The game's version, which every change to it raises: the ETag of its Game resource."""
+    rows = _read_alone(GAME_VERSION, game_id)
+    if not rows:
+        raise NotFound("There is no game with this id.")
+    return int(rows[0].version)
+
+
+def _load_game_in_transaction(game_id: str) -> Table[GameRow]:
+    """Read a game in the session's transaction, as of the same moment as what is read next."""
+    _check_game_id(game_id)
+    return Table.of(_game_row(db.session.execute(READ_GAME, {"game_id": game_id}).all()))
+
+
+def _begin_write(game_id: str) -> None:
+    """Open the write transaction that will lock a game."""
     if db.session().in_transaction():
         db.session.commit()  # end an earlier read: the lock must open its own transaction
     # The transaction's first statement: on SQLite it begins IMMEDIATE (see db.py).
     db.session.connection(execution_options={"write_lock": True})
-    game = None
-    if GAME_ID.fullmatch(game_id):
-        game = db.session.scalars(
-            select(Game).options(WITH_PLAYERS).where(Game.id == game_id).with_for_update(of=Game)
-        ).unique().first()
+    _check_game_id(game_id)
+
+
+def _check_token(token: str, token_hash: str) -> None:
+    if not token_matches(token, token_hash):
+        raise Forbidden("That token does not open this game.")
+
+
+def lock_game_row(game_id: str, token: str) -> Table[GameRow]:
+    """``lock_game`` for a change written with Core statements (``record_round``)."""
+    _begin_write(game_id)
+    game = _game_row(db.session.execute(LOCK_GAME, {"game_id": game_id}).all())
+    _check_token(token, game.token_hash)
+    return Table.of(game)
+
+
+def lock_game(game_id: str, token: str) -> Table[Game]:
+    """Open a write transaction on a game, holding its lock, after checking the token."""
+    _begin_write(game_id)
+    game = db.session.scalars(
+        select(Game).options(WITH_PLAYERS).where(Game.id == game_id).with_for_update(of=Game)
+    ).unique().first()
     if game is None:
         raise NotFound("There is no game with this id.")
-    if not token_matches(token, game.token_hash):
-        raise Forbidden("That token does not open this game.")
+    _check_token(token, game.token_hash)
     return Table.of(game)
 
 
@@ -115,14 +232,14 @@ def round_location(game_id: str, number: int) -> str:
 # Games
 
 
-def create_game(data: Mapping[str, Any]) -> tuple[Table, str]:
+def create_game(data: Mapping[str, Any]) -> tuple[Table[Game], str]:
     """Create a game from a validated ``GameCreateSchema`` load; return it with its token."""
     table, token = _add_game(data)
     db.session.commit()
     return table, token
 
 
-def _add_game(data: Mapping[str, Any]) -> tuple[Table, str]:
+def _add_game(data: Mapping[str, Any]) -> tuple[Table[Game], str]:
     """Add a new game to the session (flushed, not committed); return it with its token."""
     rules_class = get_ruleset(data["ruleset"])
     names = data["players"]
@@ -157,7 +274,7 @@ def _add_game(data: Mapping[str, Any]) -> tuple[Table, str]:
     return Table.of(game), token
 
 
-def rename(game_id: str, token: str, data: Mapping[str, Any]) -> Table:
+def rename(game_id: str, token: str, data: Mapping[str, Any]) -> Table[Game]:
     """Rename the game or its players."""
     table = lock_game(game_id, token)
     by_id = {player.id: player for player in table.game.players}
@@ -206,8 +323,8 @@ def record_round(
     dry_run: bool = False,
 ) -> Answer:
     """Score and store the next round; with a known key, replay the first answer."""
-    table = lock_game(game_id, token)
-    fingerprint = request_hash(body)
+    table = lock_game_row(game_id, token)
+    fingerprint = request_hash(body) if idempotency_key is not None else ""
     if idempotency_key is not None:
         stored = _stored_answer(game_id, idempotency_key, fingerprint)
         if stored is not None:
@@ -229,9 +346,23 @@ def record_round(
         db.session.rollback()
         return Answer(200, {**outcome.result, "dry_run": True})
 
-    round_ = _add_round(game_id, expected, data, outcome)
-    table.set_state(outcome.state)
-    answer = Answer(201, round_body(round_), round_location(game_id, expected))
+    now = utcnow()
+    state_after = outcome.state.to_dict()
+    db.session.execute(
+        insert(Round.__table__).values(
+            game_id=game_id, number=expected, entry=data, result=outcome.result,
+            state_after=state_after, created_at=now, updated_at=now,
+        )
+    )
+    games_table = Game.__table__
+    db.session.execute(
+        update(games_table)
+        .where(games_table.c.id == game_id)
+        .values(state=state_after, version=games_table.c.version + 1, updated_at=now)
+    )
+    answer = Answer(
+        201, {**outcome.result, "created_at": timestamp(now)}, round_location(game_id, expected)
+    )
     if idempotency_key is not None:
         db.session.add(
             IdempotencyKey(
@@ -305,13 +436,13 @@ def list_rounds(game_id: str) -> list[dict[str, Any]]:
     return [round_body(round_) for round_ in rounds]
 
 
-def _existing_round_number(table: Table, number: int) -> None:
+def _existing_round_number(table: Table[Any], number: int) -> None:
     """404 unless round ``number`` has been played."""
     if not 1 <= number <= table.state.rounds_played:
         raise NotFound(f"Round {number} has not been played in this game.")
 
 
-def _state_before(table: Table, number: int) -> GameState:
+def _state_before(table: Table[Any], number: int) -> GameState:
     """The running state just before round ``number``."""
     if number == 1:
         return table.initial_state()
@@ -392,7 +523,7 @@ def export_game(game_id: str) -> str:
     Rounds are copied as the JSON text they are stored as, not decoded and
     encoded again: that is most of the cost of a long game's export.
     """
-    table = load_game(game_id)
+    table = _load_game_in_transaction(game_id)
     rows = db.session.execute(
         select(
             Round.number,
@@ -421,7 +552,7 @@ def export_game(game_id: str) -> str:
     return f'{head[:-1]}, "rounds": [{rounds}]}}'
 
 
-def import_game(document: Mapping[str, Any]) -> tuple[Table, str]:
+def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
     """Create a new game by replaying an export; refuse it if any result differs."""
     exported = document["game"]
     players = sorted(exported["players"], key=lambda player: player["seat"])
@@ -464,7 +595,7 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table, str]:
 
 
 def _replay_import(
-    table: Table, old_ids: list[int], rounds: list[Mapping[str, Any]], exported: Mapping[str, Any]
+    table: Table[Game], old_ids: list[int], rounds: list[Mapping[str, Any]], exported: Mapping[str, Any]
 ) -> None:
     """Replay exported entries into ``table``, checking each result against the export."""
     new_ids = [player.id for player in table.game.players]

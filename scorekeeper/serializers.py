@@ -2,21 +2,60 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
-from .models import Game, Round
+from .models import Round
 from .rules import GameState, Ruleset
 
 
 def timestamp(moment: datetime) -> str:
     """RFC 3339 in UTC, to the second."""
-    if moment.tzinfo is None:  # SQLite hands back naive datetimes; they are stored in UTC.
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if moment.tzinfo is not None and moment.utcoffset():  # SQLite's are naive, in UTC
+        moment = moment.astimezone(UTC)
+    return moment.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
 
 
-def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
+class PlayerRecord(Protocol):
+    """A seated player as stored: a model or a row read with Core."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seat(self) -> int: ...
+
+
+class GameRecord(Protocol):
+    """A game as stored: the ``Game`` model or a ``GameRow`` read with Core."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def first_dealer(self) -> int: ...
+    @property
+    def first_starter(self) -> int: ...
+    @property
+    def state(self) -> dict[str, Any]: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def updated_at(self) -> datetime: ...
+    @property
+    def players(self) -> Sequence[PlayerRecord]: ...
+
+
+def game_body(game: GameRecord, rules: Ruleset, state: GameState) -> dict[str, Any]:
     """The Game resource."""
     standing = rules.standing(state).to_dict()
     players = []

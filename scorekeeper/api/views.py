@@ -16,6 +16,7 @@ from ..rules import RULESETS
 from . import links
 from .auth import bearer_token
 from .body import json_body, parse_json_body
+from .rendered import RenderedGame, rendered_games
 from .schemas import (
     ENTRY_SCHEMA_NAMES,
     ROUND_POST_SCHEMA_NAMES,
@@ -103,12 +104,19 @@ def create_game(data: dict[str, Any]) -> Response:
 @blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
 def get_game(game_id: str) -> Response:
     """Read a game."""
-    table = games.load_game(game_id)
-    etag = str(table.game.version)
+    version = games.game_version(game_id)
+    etag = str(version)
     if request.if_none_match.contains(etag) or request.if_none_match.star_tag:
         response = Response(status=304)
     else:
-        response = answer(table.body())
+        cache = rendered_games()
+        rendered = cache.get(game_id, version)
+        if rendered is None:  # read at its version now, which may be later than ``version``
+            table = games.load_game(game_id)
+            rendered = RenderedGame(table.game.version, answer(table.body()).get_data())
+            cache.keep(game_id, rendered)
+        response = current_app.response_class(rendered.body, mimetype=current_app.json.mimetype)
+        etag = str(rendered.version)
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -97,7 +97,7 @@ def test_a_500_is_logged_too(
     def broken(game_id: str) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(games, "load_game", broken)
+    monkeypatch.setattr(games, "game_version", broken)
     response = app.test_client().get("/api/v1/games/" + "A" * 22)
     assert response.status_code == 500
     assert [json.loads(line)["status"] for line in log_lines] == [500]

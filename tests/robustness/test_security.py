@@ -293,7 +293,7 @@ def test_an_unexpected_error_answers_500_without_details(
             Exception("/srv/db.sqlite: disk I/O error"),
         )
 
-    for name in ("load_game", "lock_game", "export_game", "record_round"):
+    for name in ("game_version", "load_game", "lock_game", "export_game", "record_round"):
         monkeypatch.setattr(games, name, failing)
     for method, url, body in [
         ("GET", table.url, None),
@@ -475,7 +475,7 @@ def test_the_page_static_files_and_framework_errors_carry_the_headers(
     ]:
         assert_safe_headers(client.open(path, method=method), f"{method} {path}")
 
-    monkeypatch.setattr(games, "load_game", lambda *a: 1 / 0)
+    monkeypatch.setattr(games, "game_version", lambda *a: 1 / 0)
     response = client.get(table.url)
     assert response.status_code == 500
     assert_safe_headers(response, "500")

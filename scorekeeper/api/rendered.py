@@ -1,0 +1,61 @@
+"""Game bodies as last sent, kept per process and keyed by game id and version.
+
+Phones at a table poll a game that has mostly not changed since they last
+asked. A game's version rises with every change to it, in any process, so a
+body rendered for version 7 is the right answer for as long as the database
+still says 7: a one-column SELECT instead of reading the players and state,
+rebuilding the rules and encoding the JSON again.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from cachetools import LRUCache
+from flask import Flask, current_app
+
+EXTENSION = "scorekeeper.rendered_games"
+
+
+@dataclass(frozen=True)
+class RenderedGame:
+    """A Game resource's JSON as sent, and the version it shows."""
+
+    version: int
+    body: bytes
+
+
+class RenderedGames:
+    """The most recently read games' bodies, one entry per game, at most ``size`` games."""
+
+    def __init__(self, size: int) -> None:
+        self._games: LRUCache[str, RenderedGame] = LRUCache(maxsize=max(size, 1))
+        self._enabled = size > 0
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, version: int) -> RenderedGame | None:
+        """The body of ``game_id`` at ``version``, if it is kept."""
+        with self._lock:
+            rendered = self._games.get(game_id)
+        return rendered if rendered is not None and rendered.version == version else None
+
+    def keep(self, game_id: str, rendered: RenderedGame) -> None:
+        """Keep ``rendered`` unless a later version of the game is already kept."""
+        if not self._enabled:
+            return
+        with self._lock:
+            kept = self._games.get(game_id)
+            if kept is None or kept.version <= rendered.version:
+                self._games[game_id] = rendered
+
+
+def init_rendered_games(app: Flask) -> None:
+    """Give ``app`` its cache, of ``GAME_CACHE_SIZE`` games (0 turns it off)."""
+    app.extensions[EXTENSION] = RenderedGames(int(app.config["GAME_CACHE_SIZE"]))
+
+
+def rendered_games() -> RenderedGames:
+    """The current app's cache."""
+    cache: RenderedGames = current_app.extensions[EXTENSION]
+    return cache
