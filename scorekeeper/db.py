@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import event
@@ -46,8 +48,8 @@ def _begin(connection: Connection) -> None:
     """
     if connection.dialect.name != "sqlite":
         return
-    if connection.get_execution_options().get("isolation_level") == "AUTOCOMMIT":
-        return  # one statement, consistent by itself
+    if connection.get_execution_options().get("single_statement", False):
+        return  # the driver is in autocommit: the statement is a transaction by itself
     immediate = connection.get_execution_options().get("write_lock", False)
     queue = connection.info.get("writer_queue")
     if immediate and queue is not None and not _queued:
@@ -59,6 +61,21 @@ def _begin(connection: Connection) -> None:
         connection.info["writer_queued"] = True
         _queued.add(id(connection.info))
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+@contextmanager
+def single_statement_connection(engine: Engine) -> Iterator[Connection]:
+    """A connection for one SELECT, which is consistent by itself: no BEGIN, no ROLLBACK.
+
+    SQLite's driver is already in autocommit (``_configure_sqlite``), so it is
+    enough not to begin; switching it to SQLAlchemy's AUTOCOMMIT level would
+    cost a PRAGMA to switch back at check-in. A server's driver is switched.
+    """
+    with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            yield connection.execution_options(single_statement=True)
+        else:
+            yield connection.execution_options(isolation_level="AUTOCOMMIT")
 
 
 @event.listens_for(Pool, "checkin")

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
 from .api.schemas import entry_schemas, game_create_schema, round_post_schemas
+from .db import single_statement_connection
 from .errors import Conflict, Forbidden, Invalid, NotFound, validation_message
 from .extensions import db
 from .models import Game, IdempotencyKey, Player, Round, utcnow
@@ -156,15 +157,10 @@ def _check_game_id(game_id: str) -> None:
 
 
 def _read_alone(statement: Executable, game_id: str) -> Sequence[Row[Any]]:
-    """Run one SELECT about a game on a connection of its own, in autocommit.
-
-    A single SELECT is consistent by itself: there is no BEGIN/ROLLBACK round
-    trip and no session.
-    """
+    """Run one SELECT about a game on a connection of its own, outside the session."""
     _check_game_id(game_id)
-    with db.engine.connect() as connection:
-        autocommit = connection.execution_options(isolation_level="AUTOCOMMIT")
-        return autocommit.execute(statement, {"game_id": game_id}).all()
+    with single_statement_connection(db.engine) as connection:
+        return connection.execute(statement, {"game_id": game_id}).all()
 
 
 def load_game(game_id: str) -> Table[GameRow]:
