@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from marshmallow import ValidationError
 from sqlalchemy import Executable, Row, Text, bindparam, cast, delete, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
@@ -186,13 +187,14 @@ def _load_game_in_transaction(game_id: str) -> Table[GameRow]:
     return Table.of(_game_row(db.session.execute(READ_GAME, {"game_id": game_id}).all()))
 
 
-def _begin_write(game_id: str) -> None:
-    """Open the write transaction that will lock a game."""
+def _begin_write(game_id: str) -> Connection:
+    """Open the write transaction that will lock a game; its connection, for Core statements."""
     if db.session().in_transaction():
         db.session.commit()  # end an earlier read: the lock must open its own transaction
     # The transaction's first statement: on SQLite it begins IMMEDIATE (see db.py).
-    db.session.connection(execution_options={"write_lock": True})
+    connection = db.session.connection(execution_options={"write_lock": True})
     _check_game_id(game_id)
+    return connection
 
 
 def _check_token(token: str, token_hash: str) -> None:
@@ -202,8 +204,8 @@ def _check_token(token: str, token_hash: str) -> None:
 
 def lock_game_row(game_id: str, token: str) -> Table[GameRow]:
     """``lock_game`` for a change written with Core statements (``record_round``)."""
-    _begin_write(game_id)
-    game = _game_row(db.session.execute(LOCK_GAME, {"game_id": game_id}).all())
+    connection = _begin_write(game_id)
+    game = _game_row(connection.execute(LOCK_GAME, {"game_id": game_id}).all())
     _check_token(token, game.token_hash)
     return Table.of(game)
 
@@ -304,6 +306,19 @@ def delete_game(game_id: str, token: str) -> None:
 # Rounds
 
 
+# Built once: a statement built per call costs more to build and cache-key than to run.
+INSERT_ROUND = insert(Round.__table__)
+UPDATE_GAME_STATE = (
+    update(Game.__table__)
+    .where(Game.__table__.c.id == bindparam("game_id"))
+    .values(
+        state=bindparam("new_state", type_=Game.__table__.c.state.type),
+        version=Game.__table__.c.version + 1,
+        updated_at=bindparam("now"),
+    )
+)
+
+
 def request_hash(body: Any) -> str:
     """A fingerprint of a JSON body that ignores key order and spacing."""
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -344,18 +359,15 @@ def record_round(
 
     now = utcnow()
     state_after = outcome.state.to_dict()
-    db.session.execute(
-        insert(Round.__table__).values(
-            game_id=game_id, number=expected, entry=data, result=outcome.result,
-            state_after=state_after, created_at=now, updated_at=now,
-        )
+    connection = db.session.connection()
+    connection.execute(
+        INSERT_ROUND,
+        {
+            "game_id": game_id, "number": expected, "entry": data, "result": outcome.result,
+            "state_after": state_after, "created_at": now, "updated_at": now,
+        },
     )
-    games_table = Game.__table__
-    db.session.execute(
-        update(games_table)
-        .where(games_table.c.id == game_id)
-        .values(state=state_after, version=games_table.c.version + 1, updated_at=now)
-    )
+    connection.execute(UPDATE_GAME_STATE, {"game_id": game_id, "new_state": state_after, "now": now})
     answer = Answer(
         201, {**outcome.result, "created_at": timestamp(now)}, round_location(game_id, expected)
     )
