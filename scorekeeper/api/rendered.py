@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from cachetools import LRUCache
 from flask import Flask, current_app
 
+from .. import games
+
 EXTENSION = "scorekeeper.rendered_games"
 
 
@@ -55,7 +57,17 @@ def init_rendered_games(app: Flask) -> None:
     app.extensions[EXTENSION] = RenderedGames(int(app.config["GAME_CACHE_SIZE"]))
 
 
-def rendered_games() -> RenderedGames:
-    """The current app's cache."""
+def rendered_game(game_id: str, version: int) -> RenderedGame:
+    """The game's body as JSON: kept for ``version``, or read and rendered now.
+
+    A game read now may be at a later version than ``version``; the answer
+    says which.
+    """
     cache: RenderedGames = current_app.extensions[EXTENSION]
-    return cache
+    rendered = cache.get(game_id, version)
+    if rendered is None:
+        table = games.load_game(game_id)
+        body = current_app.json.response(table.body()).get_data()
+        rendered = RenderedGame(table.game.version, body)
+        cache.keep(game_id, rendered)
+    return rendered

@@ -16,7 +16,7 @@ from ..rules import RULESETS
 from . import links
 from .auth import bearer_token
 from .body import json_body, parse_json_body
-from .rendered import RenderedGame, rendered_games
+from .rendered import rendered_game
 from .schemas import (
     ENTRY_SCHEMA_NAMES,
     ROUND_POST_SCHEMA_NAMES,
@@ -109,12 +109,7 @@ def get_game(game_id: str) -> Response:
     if request.if_none_match.contains(etag) or request.if_none_match.star_tag:
         response = Response(status=304)
     else:
-        cache = rendered_games()
-        rendered = cache.get(game_id, version)
-        if rendered is None:  # read at its version now, which may be later than ``version``
-            table = games.load_game(game_id)
-            rendered = RenderedGame(table.game.version, answer(table.body()).get_data())
-            cache.keep(game_id, rendered)
+        rendered = rendered_game(game_id, version)
         response = current_app.response_class(rendered.body, mimetype=current_app.json.mimetype)
         etag = str(rendered.version)
     response.set_etag(etag)
