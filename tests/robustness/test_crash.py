@@ -128,8 +128,22 @@ class Phone:
                         f"round {number}: {response.status_code} {response.text[:300]}"
                     )
                     return
-                self.acknowledged[number] = response.json()
+                answer = response.json()
+                self.acknowledged[number] = answer
+                self.follow(answer)
+                if answer["game"]["status"] == "finished":
+                    return
                 number += 1
+
+    def follow(self, answer: dict[str, Any]) -> None:
+        """Leave out players the round eliminated, as the phone at the table does.
+
+        The service records so fast that random hands can carry someone past even
+        the highest elimination limit within a run.
+        """
+        out = {result["player"] for result in answer["results"] if result["eliminated"]}
+        for player in self.game["players"]:
+            player["eliminated"] = player["eliminated"] or player["id"] in out
 
 
 def stored_rounds(storage: Flask, game_id: str) -> tuple[dict[str, Any], list[Round], int]:
