@@ -79,6 +79,23 @@ def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
         db.engine.dispose()
 
 
+@contextmanager
+def counted_statements(app: Flask) -> Iterator[list[str]]:
+    """Collect the SQL statements ``app`` sends while the block runs."""
+    statements: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+
+
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     """A test client of ``app``."""

@@ -8,8 +8,7 @@ from scorekeeper import create_app
 from scorekeeper.api.rendered import RenderedGame, RenderedGames
 from scorekeeper.extensions import db
 
-from ..conftest import TableActions
-from ..storage.test_query_counts import counted_statements
+from ..conftest import TableActions, counted_statements
 
 
 @pytest.fixture

@@ -2,28 +2,7 @@
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-from sqlalchemy import event
-
-from scorekeeper.extensions import db
-
-
-@contextmanager
-def counted_statements(app):
-    """Count the SQL statements sent while the block runs."""
-    statements: list[str] = []
-
-    def count(conn, cursor, statement, parameters, context, executemany):
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
+from ..conftest import counted_statements
 
 
 def play(table, rounds: int) -> None:
