@@ -26,6 +26,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         GAME_CREATE_LIMIT="60/minute",
         ROUND_WRITE_LIMIT="120/minute",
         GAME_CACHE_SIZE=1000,
+        EXPORT_CACHE_SIZE=32 * 1024 * 1024,
         JSON_SORT_KEYS=False,
         API_TITLE="Scorekeeper",
         API_VERSION="1.0.0",

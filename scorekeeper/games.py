@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from marshmallow import ValidationError
 from sqlalchemy import Executable, Row, Text, bindparam, cast, delete, insert, select, update
@@ -525,23 +525,42 @@ EXPORT_FORMAT = "scorekeeper.game"
 EXPORT_VERSION = 1
 
 
-def export_game(game_id: str) -> str:
+class KeptRounds(Protocol):
+    """Where an export's rounds, as JSON text, are kept by game id and version."""
+
+    def get(self, game_id: str, version: int) -> str | None: ...
+    def keep(self, game_id: str, version: int, rounds: str) -> None: ...
+
+
+def export_game(game_id: str, kept: KeptRounds | None = None) -> str:
     """The whole game as one JSON document that replays exactly.
 
     Rounds are copied as the JSON text they are stored as, not decoded and
-    encoded again: that is most of the cost of a long game's export.
+    encoded again: that is most of the cost of a long game's export. Every
+    change to a game's rounds raises its version, so the rounds' text of a
+    version can be kept in ``kept`` and used again.
     """
     table = _load_game_in_transaction(game_id)
-    rows = db.session.execute(
-        select(
-            Round.number,
-            cast(Round.entry, Text),
-            cast(Round.result, Text),
-            Round.created_at,
+    version = table.game.version
+    rounds = kept.get(game_id, version) if kept is not None else None
+    if rounds is None:
+        rows = db.session.execute(
+            select(
+                Round.number,
+                cast(Round.entry, Text),
+                cast(Round.result, Text),
+                Round.created_at,
+            )
+            .where(Round.game_id == game_id)
+            .order_by(Round.number)
         )
-        .where(Round.game_id == game_id)
-        .order_by(Round.number)
-    )
+        rounds = ",".join(
+            f'{{"number": {number}, "entry": {entry}, "round": {result.rstrip()[:-1]}, '
+            f'"created_at": "{timestamp(created_at)}"}}}}'
+            for number, entry, result, created_at in rows
+        )
+        if kept is not None:
+            kept.keep(game_id, version, rounds)
     game = table.body()
     game["setup"] = {"dealer": table.game.first_dealer, "starter": table.game.first_starter}
     head = json.dumps(
@@ -551,11 +570,6 @@ def export_game(game_id: str) -> str:
             "exported_at": timestamp(utcnow()),
             "game": game,
         }
-    )
-    rounds = ",".join(
-        f'{{"number": {number}, "entry": {entry}, "round": {result.rstrip()[:-1]}, '
-        f'"created_at": "{timestamp(created_at)}"}}}}'
-        for number, entry, result, created_at in rows
     )
     return f'{head[:-1]}, "rounds": [{rounds}]}}'
 

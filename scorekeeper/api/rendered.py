@@ -1,10 +1,11 @@
-"""Game bodies as last sent, kept per process and keyed by game id and version.
+"""Game bodies and exports' rounds as last sent, kept per process by game id and version.
 
 Phones at a table poll a game that has mostly not changed since they last
 asked. A game's version rises with every change to it, in any process, so a
 body rendered for version 7 is the right answer for as long as the database
 still says 7: a one-column SELECT instead of reading the players and state,
-rebuilding the rules and encoding the JSON again.
+rebuilding the rules and encoding the JSON again. Likewise the rounds of an
+export, which are most of its bytes and of its cost.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from flask import Flask, current_app
 from .. import games
 
 EXTENSION = "scorekeeper.rendered_games"
+EXPORTS_EXTENSION = "scorekeeper.kept_exports"
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,43 @@ class RenderedGames:
                 self._games[game_id] = rendered
 
 
+class KeptExports:
+    """Exports' rounds as JSON text, one entry per game, at most ``size`` characters in all."""
+
+    def __init__(self, size: int) -> None:
+        self._rounds: LRUCache[str, tuple[int, str]] = LRUCache(
+            maxsize=max(size, 1), getsizeof=lambda kept: len(kept[1]) + 1
+        )
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, version: int) -> str | None:
+        """The rounds of ``game_id`` at ``version``, if they are kept."""
+        with self._lock:
+            kept = self._rounds.get(game_id)
+        return kept[1] if kept is not None and kept[0] == version else None
+
+    def keep(self, game_id: str, version: int, rounds: str) -> None:
+        """Keep the rounds, unless they alone would fill the cache."""
+        if len(rounds) + 1 > self._size:
+            return
+        with self._lock:
+            kept = self._rounds.get(game_id)
+            if kept is None or kept[0] <= version:
+                self._rounds[game_id] = (version, rounds)
+
+
 def init_rendered_games(app: Flask) -> None:
-    """Give ``app`` its cache, of ``GAME_CACHE_SIZE`` games (0 turns it off)."""
+    """Give ``app`` its caches: ``GAME_CACHE_SIZE`` games, ``EXPORT_CACHE_SIZE`` characters
+    of exports' rounds (0 turns either off)."""
     app.extensions[EXTENSION] = RenderedGames(int(app.config["GAME_CACHE_SIZE"]))
+    app.extensions[EXPORTS_EXTENSION] = KeptExports(int(app.config["EXPORT_CACHE_SIZE"]))
+
+
+def kept_exports() -> KeptExports:
+    """The current app's exports' rounds."""
+    kept: KeptExports = current_app.extensions[EXPORTS_EXTENSION]
+    return kept
 
 
 def rendered_game(game_id: str, version: int) -> RenderedGame:

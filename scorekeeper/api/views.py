@@ -16,7 +16,7 @@ from ..rules import RULESETS
 from . import links
 from .auth import bearer_token
 from .body import json_body, parse_json_body
-from .rendered import rendered_game
+from .rendered import kept_exports, rendered_game
 from .schemas import (
     ENTRY_SCHEMA_NAMES,
     ROUND_POST_SCHEMA_NAMES,
@@ -221,7 +221,7 @@ def undo_round(game_id: str, number: int) -> Response:
 @blp.doc(responses={200: {"links": links.EXPORTED_GAME}})
 def export_game(game_id: str) -> Response:
     """Export the whole game as JSON."""
-    response = Response(games.export_game(game_id), mimetype="application/json")
+    response = Response(games.export_game(game_id, kept_exports()), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="scorekeeper-{game_id}.json"'
     return response
 

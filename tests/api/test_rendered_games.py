@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.api.rendered import RenderedGame, RenderedGames
+from scorekeeper.api.rendered import KeptExports, RenderedGame, RenderedGames
 from scorekeeper.extensions import db
 
 from ..conftest import TableActions, counted_statements
@@ -102,3 +102,60 @@ def test_only_the_version_asked_for_is_answered_and_never_an_older_one_kept():
     assert cache.get("a", 3) == RenderedGame(3, b"three")
     cache.keep("a", RenderedGame(4, b"four"))
     assert cache.get("a", 4) == RenderedGame(4, b"four")
+
+
+def export_of(table: TableActions) -> dict:
+    response = table.client.get(f"{table.url}/export")
+    assert response.status_code == 200
+    return response.json
+
+
+def test_an_export_shows_rounds_recorded_corrected_or_undone_elsewhere(table, other_process):
+    table.create()
+    table.jhyap(0, 0, 5, 7)
+    assert [round_["number"] for round_ in export_of(table)["rounds"]] == [1]
+    elsewhere = TableActions(other_process.test_client())
+    elsewhere.game, elsewhere.token = table.game, table.token
+
+    elsewhere.jhyap(1, 4, 0, 9)
+    assert [round_["number"] for round_ in export_of(table)["rounds"]] == [1, 2]
+
+    corrected = elsewhere.client.put(
+        f"{table.url}/rounds/1", json=table.jhyap_entry(0, (0, 6, 7)), headers=table.auth
+    )
+    assert corrected.status_code == 200
+    rounds = export_of(table)["rounds"]
+    assert [hand["total"] for hand in rounds[0]["entry"]["hands"]] == [0, 6, 7]
+
+    assert elsewhere.client.delete(f"{table.url}/rounds/2", headers=table.auth).status_code == 204
+    assert [round_["number"] for round_ in export_of(table)["rounds"]] == [1]
+
+
+def test_a_kept_export_is_the_same_document_but_for_when_it_was_made(table):
+    table.create()
+    for caller in range(3):
+        table.jhyap(caller, *[0 if seat == caller else 5 + seat for seat in range(3)])
+    first, second = export_of(table), export_of(table)
+    first.pop("exported_at"), second.pop("exported_at")
+    assert first == second
+    assert len(first["rounds"]) == 3
+
+
+def test_exports_are_kept_within_their_size():
+    kept = KeptExports(100)
+    kept.keep("a", 1, "x" * 60)
+    kept.keep("b", 1, "y" * 30)
+    assert kept.get("a", 1) == "x" * 60
+    kept.keep("c", 1, "z" * 30)  # 60 + 30 + 30 is over 100: "b" was read least recently
+    assert kept.get("b", 1) is None
+    assert kept.get("a", 1) == "x" * 60
+    kept.keep("d", 1, "w" * 200)  # larger than the whole cache: not kept, nothing evicted
+    assert kept.get("d", 1) is None
+    assert kept.get("a", 1) == "x" * 60
+    assert kept.get("a", 2) is None
+
+
+def test_export_size_zero_keeps_nothing():
+    kept = KeptExports(0)
+    kept.keep("a", 1, "")
+    assert kept.get("a", 1) is None

@@ -59,8 +59,9 @@ def create_game(
 
 
 def scores(page: Any) -> dict[str, str]:
-    """Each player's running score, as the table shows it."""
+    """Each player's running score, as the table shows it (once it shows any)."""
     rows = page.locator("[data-testid=player]")
+    rows.first.wait_for()  # the table is drawn again after a tab switch or a fetch
     return {
         rows.nth(i).get_attribute("data-player"): rows.nth(i).locator(".score").inner_text()
         for i in range(rows.count())

@@ -128,6 +128,7 @@ def test_jhyap_game_to_the_end(page, server):
     expect(page.locator("li.round")).to_have_count(3)
     expect(page.get_by_test_id("round-2")).not_to_contain_text("halved")
     tab(page, "Table")
+    expect(player_row(page, "Bikash").locator(".score")).to_have_text("38")
     assert scores(page) == {"Asha": "10", "Bikash": "38", "Chandra": "65"}
 
     # Round 4 again, to the end.
