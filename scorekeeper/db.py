@@ -88,10 +88,11 @@ def _leave_writer_queue(dbapi_connection: Any, connection_record: Any) -> None:
 
 @event.listens_for(Pool, "close")
 def _close_writer_queue(dbapi_connection: Any, connection_record: Any) -> None:
+    """Close a closed connection's writer queue file, and with it any lock it held."""
     if connection_record is None:
         return
     if connection_record.info.pop("writer_queued", False):
         _queued.discard(id(connection_record.info))
     queue = connection_record.info.pop("writer_queue", None)
     if queue is not None:
-        os.close(queue)  # also releases the lock if it is still held
+        os.close(queue)

@@ -181,9 +181,18 @@ def game_version(game_id: str) -> int:
     return int(rows[0].version)
 
 
-def _load_game_in_transaction(game_id: str) -> Table[GameRow]:
-    """Read a game in the session's transaction, as of the same moment as what is read next."""
+def _load_game_in_snapshot(game_id: str) -> Table[GameRow]:
+    """Read a game in a new transaction that sees one snapshot: what is read next matches it.
+
+    SQLite's transactions always do; PostgreSQL's default, READ COMMITTED, takes a
+    new snapshot per statement, so a round committed between two reads would
+    show in the second only.
+    """
     _check_game_id(game_id)
+    if db.session().in_transaction():
+        db.session.commit()
+    if db.engine.dialect.name == "postgresql":
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
     return Table.of(_game_row(db.session.execute(READ_GAME, {"game_id": game_id}).all()))
 
 
@@ -198,6 +207,7 @@ def _begin_write(game_id: str) -> Connection:
 
 
 def _check_token(token: str, token_hash: str) -> None:
+    """403 unless ``token`` is the game's."""
     if not token_matches(token, token_hash):
         raise Forbidden("That token does not open this game.")
 
@@ -540,7 +550,7 @@ def export_game(game_id: str, kept: KeptRounds | None = None) -> str:
     change to a game's rounds raises its version, so the rounds' text of a
     version can be kept in ``kept`` and used again.
     """
-    table = _load_game_in_transaction(game_id)
+    table = _load_game_in_snapshot(game_id)
     version = table.game.version
     rounds = kept.get(game_id, version) if kept is not None else None
     if rounds is None:

@@ -81,8 +81,7 @@ class KeptExports:
 
 
 def init_rendered_games(app: Flask) -> None:
-    """Give ``app`` its caches: ``GAME_CACHE_SIZE`` games, ``EXPORT_CACHE_SIZE`` characters
-    of exports' rounds (0 turns either off)."""
+    """Give ``app`` its caches of game bodies and exports' rounds (a size of 0 turns one off)."""
     app.extensions[EXTENSION] = RenderedGames(int(app.config["GAME_CACHE_SIZE"]))
     app.extensions[EXPORTS_EXTENSION] = KeptExports(int(app.config["EXPORT_CACHE_SIZE"]))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 
 from scorekeeper import create_app
 from scorekeeper.api.rendered import KeptExports, RenderedGame, RenderedGames
@@ -159,3 +160,28 @@ def test_export_size_zero_keeps_nothing():
     kept = KeptExports(0)
     kept.keep("a", 1, "")
     assert kept.get("a", 1) is None
+
+
+def test_an_export_is_one_snapshot_even_if_a_round_lands_while_it_is_read(
+    app, table, other_process
+):
+    table.create()
+    table.jhyap(0, 0, 5, 7)
+    elsewhere = TableActions(other_process.test_client())
+    elsewhere.game, elsewhere.token = table.game, table.token
+    landed = []
+
+    def record_before_rounds_are_read(conn, cursor, statement, *args):
+        if "FROM rounds" in statement and not landed:
+            landed.append(elsewhere.jhyap(1, 4, 0, 9))
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", record_before_rounds_are_read)
+    try:
+        document = export_of(table)
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record_before_rounds_are_read)
+    assert landed  # round 2 was committed between reading the game and its rounds
+    assert document["game"]["rounds_played"] == len(document["rounds"]) == 1
+    assert export_of(table)["game"]["rounds_played"] == len(export_of(table)["rounds"]) == 2
