@@ -25,6 +25,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         RATE_LIMIT_STORAGE_URI="memory://",
         GAME_CREATE_LIMIT="60/minute",
         ROUND_WRITE_LIMIT="120/minute",
+        TOKEN_FAILURE_LIMIT="30/minute",
         GAME_CACHE_SIZE=1000,
         EXPORT_CACHE_SIZE=32 * 1024 * 1024,
         JSON_SORT_KEYS=False,

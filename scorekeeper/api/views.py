@@ -68,7 +68,29 @@ def game_key() -> str:
     return (request.view_args or {}).get("game_id", "")
 
 
-round_writes = limiter.shared_limit(round_write_limit, scope="round-writes", key_func=game_key)
+def token_failure_limit() -> str:
+    """Requests refused for their token allowed per client address."""
+    return current_app.config["TOKEN_FAILURE_LIMIT"]
+
+
+def refused_for_token(response: Response) -> bool:
+    """Whether the request was refused for a missing or wrong token."""
+    return response.status_code in (401, 403)
+
+
+def not_refused_for_token(response: Response) -> bool:
+    """Whether the request got past the token check."""
+    return not refused_for_token(response)
+
+
+# Only requests with the game's token count against its round writes, so that nobody
+# without it can use them up; refused ones count per client address instead.
+round_writes = limiter.shared_limit(
+    round_write_limit, scope="round-writes", key_func=game_key, deduct_when=not_refused_for_token
+)
+token_failures = limiter.shared_limit(
+    token_failure_limit, scope="token-failures", deduct_when=refused_for_token
+)
 # Creating and importing both make a game: one count per client address for the two.
 game_creations = limiter.shared_limit(game_create_limit, scope="game-creations")
 
@@ -118,6 +140,7 @@ def get_game(game_id: str) -> Response:
 
 
 @blp.route("/games/<gameid:game_id>", methods=["PATCH"])
+@token_failures
 @blp.doc(
     security=BEARER,
     requestBody={"required": True, "content": {"application/json": {"schema": GamePatchSchema}}},
@@ -131,6 +154,7 @@ def rename_game(game_id: str) -> Response:
 
 
 @blp.route("/games/<gameid:game_id>", methods=["DELETE"])
+@token_failures
 @blp.doc(security=BEARER, responses=NO_CONTENT)
 def delete_game(game_id: str) -> Response:
     """Delete a game and its rounds."""
@@ -143,6 +167,7 @@ def delete_game(game_id: str) -> Response:
 
 @blp.route("/games/<gameid:game_id>/rounds", methods=["POST"])
 @round_writes
+@token_failures
 @blp.arguments(DryRunQuerySchema, location="query")
 @blp.doc(
     security=BEARER,
@@ -194,6 +219,7 @@ def get_round(game_id: str, number: int) -> Response:
 
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["PUT"])
 @round_writes
+@token_failures
 @blp.arguments(DryRunQuerySchema, location="query")
 @blp.doc(security=BEARER, requestBody=ENTRY_BODY)
 @blp.response(200, ROUND_RESPONSE)
@@ -206,6 +232,7 @@ def correct_round(query: dict[str, Any], game_id: str, number: int) -> Response:
 
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["DELETE"])
 @round_writes
+@token_failures
 @blp.doc(security=BEARER, responses=NO_CONTENT)
 def undo_round(game_id: str, number: int) -> Response:
     """Undo the last round."""

@@ -1,6 +1,8 @@
-"""Rate limits: on by default, per client address for creations and per game for round writes."""
+"""Rate limits: per client address for creations and refused tokens, per game for round writes."""
 
 from __future__ import annotations
+
+import secrets
 
 import pytest
 
@@ -16,6 +18,7 @@ def limited_client(database_url, tmp_path):
             "DATABASE_URL": database_url,
             "GAME_CREATE_LIMIT": "3/minute",
             "ROUND_WRITE_LIMIT": "2/minute",
+            "TOKEN_FAILURE_LIMIT": "3/minute",
         }
     )
     with app.app_context():
@@ -63,3 +66,40 @@ def test_default_limits_are_generous_for_a_real_table(app):
     assert app.config["GAME_CREATE_LIMIT"] == "60/minute"
     assert app.config["ROUND_WRITE_LIMIT"] == "120/minute"
     assert create_app({"DATABASE_URL": "sqlite://"}).config["RATELIMIT_ENABLED"] is True
+
+
+def undo(client, game, token, address="192.0.2.10"):
+    return client.delete(
+        f"/api/v1/games/{game['id']}/rounds/1",
+        headers={"Authorization": f"Bearer {token}"},
+        environ_base={"REMOTE_ADDR": address},
+    )
+
+
+def test_wrong_tokens_do_not_use_up_a_games_round_writes(limited_client):
+    game = create(limited_client).json
+    someone_elses = secrets.token_urlsafe(24)
+    stranger = [
+        undo(limited_client, game, someone_elses, address="203.0.113.9").status_code
+        for _ in range(4)
+    ]
+    assert stranger == [403, 403, 403, 429]  # the stranger's own limit
+    # The table's own two writes a minute are all still there.
+    assert [undo(limited_client, game, game["token"]).status_code for _ in range(2)] == [404, 404]
+    assert undo(limited_client, game, game["token"]).status_code == 429
+
+
+def test_wrong_tokens_are_limited_per_client_address(limited_client):
+    games = [create(limited_client).json for _ in range(2)]
+    attempts = [
+        limited_client.patch(
+            f"/api/v1/games/{game['id']}",
+            json={"name": "x"},
+            headers={"Authorization": "Bearer nope"},
+        ).status_code
+        for game in games + games
+    ]
+    assert attempts == [401, 401, 401, 429]
+    missing = limited_client.delete(f"/api/v1/games/{games[0]['id']}")
+    assert missing.status_code == 429
+    assert missing.json["error"]["code"] == "too_many_requests"
