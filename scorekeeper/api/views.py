@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
@@ -64,8 +65,14 @@ def round_write_limit() -> str:
 
 
 def game_key() -> str:
-    """Round writes are counted per game."""
-    return (request.view_args or {}).get("game_id", "")
+    """Round writes are counted per game and presented token (hashed, never stored as is).
+
+    The table's phones share the game's token, so they share one count; a request
+    without it, however malformed, spends only a count of its own.
+    """
+    game_id = (request.view_args or {}).get("game_id", "")
+    presented = hashlib.sha256(request.headers.get("Authorization", "").encode()).hexdigest()
+    return f"{game_id}:{presented[:32]}"
 
 
 def token_failure_limit() -> str:
@@ -78,16 +85,8 @@ def refused_for_token(response: Response) -> bool:
     return response.status_code in (401, 403)
 
 
-def not_refused_for_token(response: Response) -> bool:
-    """Whether the request got past the token check."""
-    return not refused_for_token(response)
-
-
-# Only requests with the game's token count against its round writes, so that nobody
-# without it can use them up; refused ones count per client address instead.
-round_writes = limiter.shared_limit(
-    round_write_limit, scope="round-writes", key_func=game_key, deduct_when=not_refused_for_token
-)
+round_writes = limiter.shared_limit(round_write_limit, scope="round-writes", key_func=game_key)
+# Refused tokens are counted per client address, on every endpoint that takes one.
 token_failures = limiter.shared_limit(
     token_failure_limit, scope="token-failures", deduct_when=refused_for_token
 )
