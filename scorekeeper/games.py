@@ -379,7 +379,7 @@ def record_round(
     )
     connection.execute(UPDATE_GAME_STATE, {"game_id": game_id, "new_state": state_after, "now": now})
     answer = Answer(
-        201, {**outcome.result, "created_at": timestamp(now)}, round_location(game_id, expected)
+        201, round_body(outcome.result, now), round_location(game_id, expected)
     )
     if idempotency_key is not None:
         db.session.add(
@@ -442,7 +442,7 @@ def get_round(game_id: str, number: int) -> dict[str, Any]:
     if round_ is None:
         load_game(game_id)  # a 404 for the game itself comes first
         raise NotFound(f"Round {number} has not been played in this game.")
-    return round_body(round_)
+    return round_body(round_.result, round_.created_at)
 
 
 def list_rounds(game_id: str) -> list[dict[str, Any]]:
@@ -451,7 +451,7 @@ def list_rounds(game_id: str) -> list[dict[str, Any]]:
     rounds = db.session.scalars(
         select(Round).where(Round.game_id == game_id).order_by(Round.number)
     )
-    return [round_body(round_) for round_ in rounds]
+    return [round_body(round_.result, round_.created_at) for round_ in rounds]
 
 
 def _existing_round_number(table: Table[Any], number: int) -> None:
@@ -508,7 +508,7 @@ def correct_round(game_id: str, token: str, number: int, body: Any, *, dry_run: 
         db.session.rollback()
         return Answer(200, {**corrected, "dry_run": True, "rescored": rescored})
     table.set_state(state)
-    answer = Answer(200, round_body(rounds[0]))
+    answer = Answer(200, round_body(rounds[0].result, rounds[0].created_at))
     db.session.commit()
     return answer
 

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from .models import Round
 from .rules import GameState, Ruleset
 
 
@@ -88,6 +87,6 @@ def game_body(game: GameRecord, rules: Ruleset, state: GameState) -> dict[str, A
     }
 
 
-def round_body(round_: Round) -> dict[str, Any]:
+def round_body(result: dict[str, Any], created_at: datetime) -> dict[str, Any]:
     """The Round resource: the stored result and when it was recorded."""
-    return {**round_.result, "created_at": timestamp(round_.created_at)}
+    return {**result, "created_at": timestamp(created_at)}
