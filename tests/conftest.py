@@ -57,26 +57,29 @@ def database_url(tmp_path: Any, server_database_url: str | None) -> str:
     return server_database_url or f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}"
 
 
-@pytest.fixture
-def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
-    """The app on an empty database."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE_URL": database_url,
-            "RATE_LIMITS": "off",
-        }
-    )
-    app.instance_path = str(tmp_path)
+@contextmanager
+def app_on_empty_database(database_url: str, **config: Any) -> Iterator[Flask]:
+    """An app with ``config`` (rate limits off unless given) on a freshly created schema."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "RATE_LIMITS": "off", **config})
     with app.app_context():
         db.drop_all()
         db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        if SERVER_URL:
-            db.drop_all()
-        db.engine.dispose()
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            if SERVER_URL:
+                db.drop_all()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
+    """The app on an empty database."""
+    with app_on_empty_database(database_url) as app:
+        app.instance_path = str(tmp_path)
+        yield app
 
 
 @contextmanager

@@ -7,27 +7,20 @@ import secrets
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+
+from ..conftest import app_on_empty_database
 
 
 @pytest.fixture
-def limited_client(database_url, tmp_path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE_URL": database_url,
-            "GAME_CREATE_LIMIT": "3/minute",
-            "ROUND_WRITE_LIMIT": "2/minute",
-            "TOKEN_FAILURE_LIMIT": "3/minute",
-        }
-    )
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
-    yield app.test_client()
-    with app.app_context():
-        db.drop_all()
-        db.engine.dispose()
+def limited_client(database_url):
+    with app_on_empty_database(
+        database_url,
+        RATE_LIMITS="on",
+        GAME_CREATE_LIMIT="3/minute",
+        ROUND_WRITE_LIMIT="2/minute",
+        TOKEN_FAILURE_LIMIT="3/minute",
+    ) as app:
+        yield app.test_client()
 
 
 def create(client):

@@ -9,7 +9,7 @@ from scorekeeper import create_app
 from scorekeeper.api.rendered import KeptExports, RenderedGame, RenderedGames
 from scorekeeper.extensions import db
 
-from ..conftest import TableActions, counted_statements
+from ..conftest import TableActions, app_on_empty_database, counted_statements
 
 
 @pytest.fixture
@@ -65,22 +65,13 @@ def test_the_etag_is_the_version_of_the_body_sent(table):
 
 
 def test_size_zero_keeps_nothing(database_url):
-    app = create_app(
-        {"TESTING": True, "DATABASE_URL": database_url, "RATE_LIMITS": "off", "GAME_CACHE_SIZE": 0}
-    )
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
-    table = TableActions(app.test_client())
-    table.create()
-    try:
+    with app_on_empty_database(database_url, GAME_CACHE_SIZE=0) as app:
+        table = TableActions(app.test_client())
+        table.create()
         for _ in range(2):
             with counted_statements(app) as reading:
                 table.get()
             assert len(reading) == 2
-    finally:
-        with app.app_context():
-            db.engine.dispose()
 
 
 def test_the_least_recently_read_game_makes_room():

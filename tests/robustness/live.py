@@ -23,7 +23,7 @@ import requests
 
 from scorekeeper import PROJECT_ROOT
 from scorekeeper.cli import gunicorn_command
-from tests.server.conftest import free_port
+from tests.server.conftest import free_port, wait_until_serving
 
 CARDS = [
     rank + suit
@@ -73,16 +73,7 @@ class LiveServer:
                 start_new_session=True,
             )
         self.starts += 1
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if requests.get(f"{self.url}/api/v1/health", timeout=1).status_code == 200:
-                    return
-            except requests.RequestException:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not start:\n{self.log_text()[-5000:]}")
-            time.sleep(0.05)
+        wait_until_serving(self.url, self.process, self.log, timeout)
 
     def kill(self) -> None:
         """SIGKILL the master and every worker at once, as a power cut or the OOM killer would."""

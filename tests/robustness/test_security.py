@@ -48,7 +48,7 @@ import scorekeeper.security
 from scorekeeper import create_app, games
 from scorekeeper.api import body as body_module
 from scorekeeper.extensions import db
-from tests.conftest import TableActions
+from tests.conftest import TableActions, app_on_empty_database
 
 URL_SAFE = re.compile(r"[A-Za-z0-9_-]+")
 STRANGER = "A" * 32
@@ -503,23 +503,14 @@ def test_headers_over_real_http(server: str) -> None:
 
 @pytest.fixture
 def limited(database_url: str) -> Iterator[Flask]:
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE_URL": database_url,
-            "GAME_CREATE_LIMIT": "3/minute",
-            "ROUND_WRITE_LIMIT": "4/minute",
-            "REQUEST_LOG": "off",
-        }
-    )
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
+    with app_on_empty_database(
+        database_url,
+        RATE_LIMITS="on",
+        GAME_CREATE_LIMIT="3/minute",
+        ROUND_WRITE_LIMIT="4/minute",
+        REQUEST_LOG="off",
+    ) as app:
+        yield app
 
 
 def test_round_posts_past_the_limit_answer_429_and_record_nothing(limited: Flask) -> None:

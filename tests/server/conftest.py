@@ -23,6 +23,23 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def wait_until_serving(
+    base_url: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 30
+) -> None:
+    """Wait until the server answers its health check; fail with its log if it stops or stalls."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if requests.get(f"{base_url}/api/v1/health", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            text = log.read_text(errors="replace") if log.exists() else ""
+            raise RuntimeError(f"gunicorn did not start:\n{text[-5000:]}")
+        time.sleep(0.05)
+
+
 @pytest.fixture(scope="module")
 def server_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A database of its own for the server: a SQLite file, or a fresh PostgreSQL schema."""
@@ -52,16 +69,7 @@ def server(server_database: str, tmp_path_factory: pytest.TempPathFactory) -> It
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if requests.get(f"{base}/api/v1/health", timeout=1).status_code == 200:
-                        break
-                except requests.RequestException:
-                    pass
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"gunicorn did not start:\n{log.read_text()}")
-                time.sleep(0.2)
+            wait_until_serving(base, process, log)
             yield base
         finally:
             process.terminate()
