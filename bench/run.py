@@ -398,19 +398,12 @@ def measure(
 
 
 @contextlib.contextmanager
-def counted(engine: Any) -> Iterator[list[str]]:
-    from sqlalchemy import event
+def counted(engine: Any) -> Iterator[list[tuple[str, Any]]]:
+    """The statements, with parameters, the driver is sent while the block runs."""
+    from scorekeeper.db import recorded_statements
 
-    statements: list[Any] = []
-
-    def count(conn: Any, cursor: Any, statement: str, parameters: Any, *args: Any) -> None:
-        statements.append((statement, parameters))
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    with recorded_statements(engine) as statements:
         yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
 
 def settle(app: Any) -> None:

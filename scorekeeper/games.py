@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
 from .api.schemas import entry_schemas, game_create_schema, round_post_schemas
-from .db import single_statement_connection
+from .db import DriverQuery, single_statement_connection
 from .errors import Conflict, Forbidden, Invalid, NotFound, validation_message
 from .extensions import db
 from .models import Game, IdempotencyKey, Player, Round, utcnow
@@ -126,7 +126,7 @@ READ_GAME = (
     .where(Game.id == bindparam("game_id"))
     .order_by(Player.seat)
 )
-GAME_VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
+GAME_VERSION = DriverQuery(select(Game.version).where(Game.id == bindparam("game_id")))
 LOCK_GAME = READ_GAME.add_columns(Game.token_hash).with_for_update(of=Game)
 
 
@@ -175,10 +175,11 @@ def load_game(game_id: str) -> Table[GameRow]:
 
 def game_version(game_id: str) -> int:
     """The game's version, which every change to it raises: the ETag of its Game resource."""
-    rows = _read_alone(GAME_VERSION, game_id)
-    if not rows:
+    _check_game_id(game_id)
+    row = GAME_VERSION.first(db.engine, {"game_id": game_id})
+    if row is None:
         raise NotFound("There is no game with this id.")
-    return int(rows[0].version)
+    return int(row[0])
 
 
 def _load_game_in_snapshot(game_id: str) -> Table[GameRow]:

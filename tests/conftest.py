@@ -20,6 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
+from scorekeeper.db import recorded_statements
 from scorekeeper.extensions import db
 
 SERVER_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
@@ -83,20 +84,12 @@ def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
 
 
 @contextmanager
-def counted_statements(app: Flask) -> Iterator[list[str]]:
-    """Collect the SQL statements ``app`` sends while the block runs."""
-    statements: list[str] = []
-
-    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        statements.append(statement)
-
+def counted_statements(app: Flask) -> Iterator[list[tuple[str, Any]]]:
+    """The SQL statements, with parameters, ``app``'s driver is sent while the block runs."""
     with app.app_context():
         engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
+    with recorded_statements(engine) as statements:
         yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
 
 
 @pytest.fixture
