@@ -46,8 +46,12 @@ class GameState:
         return [seat for seat, out in enumerate(self.eliminated_in_round) if out is None]
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready copy (lists, not tuples), for storage."""
-        return dataclasses.asdict(self, dict_factory=lambda items: {k: _lists(v) for k, v in items})
+        """A JSON-ready copy (lists, not tuples), for storage.
+
+        Fields hold only numbers, text, ``None`` and tuples of them, so this is
+        ``dataclasses.asdict`` without its deep copy of every leaf.
+        """
+        return {field.name: _lists(getattr(self, field.name)) for field in dataclasses.fields(self)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameState:
