@@ -1,4 +1,4 @@
-"""Database engine settings: SQLite pragmas, write locks and transactions."""
+"""Engine settings (SQLite pragmas, write locks) and statements sent straight to the driver."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import fcntl
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Select, event
+from sqlalchemy import ClauseElement, event
 from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.pool import Pool
+from sqlalchemy.sql.compiler import SQLCompiler
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 _queued: set[int] = set()  # this process's connections holding the writer queue
@@ -48,66 +49,52 @@ def _begin(connection: Connection) -> None:
     """
     if connection.dialect.name != "sqlite":
         return
-    if connection.get_execution_options().get("single_statement", False):
-        return  # the driver is in autocommit: the statement is a transaction by itself
     immediate = connection.get_execution_options().get("write_lock", False)
-    queue = connection.info.get("writer_queue")
-    if immediate and queue is not None and not _queued:
-        # Wait for the write lock in the kernel, woken the moment it is free and in turn,
-        # rather than in SQLite's busy handler, which sleeps up to 100 ms between tries and
-        # lets late comers overtake (second-long p99 under load). A process never queues
-        # twice, so two connections of one process cannot wait for each other.
-        fcntl.flock(queue, fcntl.LOCK_EX)
-        connection.info["writer_queued"] = True
-        _queued.add(id(connection.info))
+    if immediate:
+        _enter_writer_queue(connection.info)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-@contextmanager
-def single_statement_connection(engine: Engine) -> Iterator[Connection]:
-    """A connection for one SELECT, which is consistent by itself: no BEGIN, no ROLLBACK.
+def _enter_writer_queue(info: dict[Any, Any]) -> None:
+    """Wait for this SQLite file's writer queue; the connection's check-in leaves it.
 
-    SQLite's driver is already in autocommit (``_configure_sqlite``), so it is
-    enough not to begin; switching it to SQLAlchemy's AUTOCOMMIT level would
-    cost a PRAGMA to switch back at check-in. A server's driver is switched.
+    The wait is in the kernel, woken the moment the queue is free and in turn,
+    rather than in SQLite's busy handler, which sleeps up to 100 ms between tries
+    and lets late comers overtake (second-long p99 under load). A process never
+    queues twice, so two connections of one process cannot wait for each other.
     """
-    with engine.connect() as connection:
-        if connection.dialect.name == "sqlite":
-            yield connection.execution_options(single_statement=True)
-        else:
-            yield connection.execution_options(isolation_level="AUTOCOMMIT")
+    queue = info.get("writer_queue")
+    if queue is not None and not _queued:
+        fcntl.flock(queue, fcntl.LOCK_EX)
+        info["writer_queued"] = True
+        _queued.add(id(info))
 
 
-class DriverQuery:
-    """A Core SELECT compiled once per dialect and sent straight through a pooled driver connection.
+class DriverStatement:
+    """A Core statement compiled once per dialect, then sent straight to a driver cursor.
 
-    For the one statement every poll of a game sends (its version): SQLAlchemy's
-    ``Connection``, with its transaction bookkeeping and reset, costs several
-    times the query itself. The statement stays defined in Core; only its
-    execution skips the layers, so it sees no SQLAlchemy events and its row is
-    the driver's tuple.
+    For the statements every poll and every recorded round send: SQLAlchemy's
+    ``Connection``, with its transaction bookkeeping, events and reset, costs
+    several times a statement itself (~250 us against ~30 us for a write on
+    SQLite). The statement stays defined in Core, and its columns' types still
+    convert what goes in and out (JSON, SQLite's datetimes); only the layers
+    between are skipped, so it sees no SQLAlchemy events.
     """
 
-    def __init__(self, statement: Select[Any]) -> None:
+    def __init__(self, statement: ClauseElement) -> None:
         self.statement = statement
-        self._compiled: dict[tuple[str, str], tuple[str, list[str] | None]] = {}
+        self._compiled: dict[tuple[str, str], _CompiledStatement] = {}
 
-    def _compile(self, dialect: Dialect) -> tuple[str, list[str] | None]:
-        """The SQL text for ``dialect`` and, if it binds by position, the parameters' order."""
+    def compiled(self, dialect: Dialect) -> _CompiledStatement:
+        """The statement as ``dialect`` runs it."""
         key = (dialect.name, dialect.paramstyle)
         compiled = self._compiled.get(key)
         if compiled is None:
-            statement = self.statement.compile(dialect=dialect)
-            positions = list(statement.positiontup or []) if dialect.positional else None
-            compiled = self._compiled[key] = (str(statement), positions)
+            compiled = self._compiled[key] = _CompiledStatement(self.statement, dialect)
         return compiled
 
-    def first(self, engine: Engine, parameters: Mapping[str, Any]) -> tuple[Any, ...] | None:
-        """The first row for ``parameters``, read in autocommit; ``None`` if there is none."""
-        sql, positions = self._compile(engine.dialect)
-        arguments: Any = parameters
-        if positions is not None:
-            arguments = [parameters[name] for name in positions]
+    def rows_alone(self, engine: Engine, parameters: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Every row for ``parameters``, read by this one statement in autocommit (no BEGIN)."""
         connection = engine.raw_connection()
         driver = connection.driver_connection
         # SQLite's driver is in autocommit already (_configure_sqlite); a server's is switched.
@@ -117,8 +104,7 @@ class DriverQuery:
                 driver.autocommit = True  # type: ignore[union-attr]
             cursor = connection.cursor()
             try:
-                cursor.execute(sql, arguments)
-                row: tuple[Any, ...] | None = cursor.fetchone()
+                rows = self.compiled(engine.dialect).rows(cursor, parameters)
             finally:
                 cursor.close()
             if switch:
@@ -128,7 +114,106 @@ class DriverQuery:
             raise
         finally:
             connection.close()
-        return row
+        return rows
+
+
+class _CompiledStatement:
+    """SQL text for one dialect, how to bind its parameters and how to read its rows."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
+        self.sql = str(compiled)
+        self._positions = list(compiled.positiontup or []) if dialect.positional else None
+        # Each parameter by its name in the SQL: given by the caller (a bindparam without a
+        # value) or a literal of the statement (the 1 of "version + 1"), and its type's
+        # conversion, if any.
+        self._parameters = [
+            (
+                name,
+                bind.required,
+                None if bind.required else bind.effective_value,
+                bind.type.dialect_impl(dialect).bind_processor(dialect),
+            )
+            for bind, name in compiled.bind_names.items()  # type: ignore[attr-defined]
+        ]
+        columns = list(getattr(statement, "selected_columns", ()))
+        self._keys = [column.key for column in columns]
+        self._result_processors = [
+            column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns
+        ]
+
+    def arguments(self, parameters: Mapping[str, Any]) -> Any:
+        """The driver's parameters: converted by type, in order if the driver binds by position."""
+        values = {}
+        for name, given, literal, processor in self._parameters:
+            value = parameters[name] if given else literal
+            values[name] = processor(value) if processor is not None else value
+        if self._positions is not None:
+            return [values[name] for name in self._positions]
+        return values
+
+    def execute(self, cursor: Any, parameters: Mapping[str, Any]) -> None:
+        """Send the statement on ``cursor``."""
+        cursor.execute(self.sql, self.arguments(parameters))
+
+    def rows(self, cursor: Any, parameters: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Send the statement on ``cursor`` and read every row, by column name."""
+        self.execute(cursor, parameters)
+        keys, processors = self._keys, self._result_processors
+        return [
+            {
+                key: processor(value) if processor is not None else value
+                for key, processor, value in zip(keys, processors, row, strict=True)
+            }
+            for row in cursor.fetchall()
+        ]
+
+
+class DriverTransaction:
+    """A transaction on a driver connection, for ``DriverStatement`` s."""
+
+    def __init__(self, cursor: Any, dialect: Dialect) -> None:
+        self._cursor = cursor
+        self._dialect = dialect
+
+    def execute(self, statement: DriverStatement, parameters: Mapping[str, Any]) -> None:
+        """Send ``statement``."""
+        statement.compiled(self._dialect).execute(self._cursor, parameters)
+
+    def rows(
+        self, statement: DriverStatement, parameters: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Send ``statement`` and read its rows, by column name."""
+        return statement.compiled(self._dialect).rows(self._cursor, parameters)
+
+
+@contextmanager
+def driver_write_transaction(engine: Engine) -> Iterator[DriverTransaction]:
+    """A write transaction on a pooled driver connection: committed if the block ends, or rolled back.
+
+    On SQLite it waits in the writer queue and begins IMMEDIATE, as
+    SQLAlchemy's ``write_lock`` transactions do; a server's driver begins by
+    itself. The driver's own exceptions come out (``IntegrityError`` of PEP 249).
+    """
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        try:
+            if engine.dialect.name == "sqlite":
+                _enter_writer_queue(connection.info)
+                cursor.execute("BEGIN IMMEDIATE")
+            yield DriverTransaction(cursor, engine.dialect)
+        finally:
+            cursor.close()
+        connection.commit()
+    except BaseException:
+        try:
+            connection.rollback()
+        except Exception:
+            connection.invalidate()  # in an unknown state: the pool will open a new one
+        raise
+    finally:
+        connection.close()  # back to the pool, which lets the next writer in
 
 
 @contextmanager

@@ -16,13 +16,12 @@ from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from marshmallow import ValidationError
-from sqlalchemy import Executable, Row, Text, bindparam, cast, delete, insert, select, update
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Insert, Text, bindparam, cast, delete, insert, select, update
+from sqlalchemy import Table as DatabaseTable
 from sqlalchemy.orm import joinedload
 
 from .api.schemas import entry_schemas, game_create_schema, round_post_schemas
-from .db import DriverQuery, single_statement_connection
+from .db import DriverStatement, DriverTransaction, driver_write_transaction
 from .errors import Conflict, Forbidden, Invalid, NotFound, validation_message
 from .extensions import db
 from .models import Game, IdempotencyKey, Player, Round, utcnow
@@ -115,7 +114,7 @@ class GameRow:
 
 # A game and its players in one statement (a row per player); the JSON columns are read as
 # text and decoded once rather than once per row.
-READ_GAME = (
+READ_GAME_SELECT = (
     select(
         Game.id, Game.ruleset, Game.name, cast(Game.options, Text).label("options"),
         Game.first_dealer, Game.first_starter, cast(Game.state, Text).label("state"),
@@ -126,28 +125,30 @@ READ_GAME = (
     .where(Game.id == bindparam("game_id"))
     .order_by(Player.seat)
 )
-GAME_VERSION = DriverQuery(select(Game.version).where(Game.id == bindparam("game_id")))
-LOCK_GAME = READ_GAME.add_columns(Game.token_hash).with_for_update(of=Game)
+# The statements of every GET and every recorded round go straight to the driver (db.py).
+READ_GAME = DriverStatement(READ_GAME_SELECT)
+LOCK_GAME = DriverStatement(READ_GAME_SELECT.add_columns(Game.token_hash).with_for_update(of=Game))
+GAME_VERSION = DriverStatement(select(Game.version).where(Game.id == bindparam("game_id")))
 
 
-def _game_row(rows: Sequence[Row[Any]]) -> GameRow:
+def _game_row(rows: Sequence[Mapping[Any, Any]]) -> GameRow:
     """The GameRow of READ_GAME's (or LOCK_GAME's) rows; 404 if there are none."""
     if not rows:
         raise NotFound("There is no game with this id.")
     game = rows[0]
     return GameRow(
-        id=game.id,
-        ruleset=game.ruleset,
-        name=game.name,
-        options=json.loads(game.options),
-        first_dealer=game.first_dealer,
-        first_starter=game.first_starter,
-        state=json.loads(game.state),
-        version=game.version,
-        created_at=game.created_at,
-        updated_at=game.updated_at,
-        players=tuple(PlayerRow(row.player_id, row.player_name, row.seat) for row in rows),
-        token_hash=game._mapping.get("token_hash", ""),
+        id=game["id"],
+        ruleset=game["ruleset"],
+        name=game["name"],
+        options=json.loads(game["options"]),
+        first_dealer=game["first_dealer"],
+        first_starter=game["first_starter"],
+        state=json.loads(game["state"]),
+        version=game["version"],
+        created_at=game["created_at"],
+        updated_at=game["updated_at"],
+        players=tuple(PlayerRow(row["player_id"], row["player_name"], row["seat"]) for row in rows),
+        token_hash=game.get("token_hash", ""),
     )
 
 
@@ -157,29 +158,23 @@ def _check_game_id(game_id: str) -> None:
         raise NotFound("There is no game with this id.")
 
 
-def _read_alone(statement: Executable, game_id: str) -> Sequence[Row[Any]]:
-    """Run one SELECT about a game on a connection of its own, outside the session."""
-    _check_game_id(game_id)
-    with single_statement_connection(db.engine) as connection:
-        return connection.execute(statement, {"game_id": game_id}).all()
-
-
 def load_game(game_id: str) -> Table[GameRow]:
     """Read a game, for an answer that needs nothing else from the database.
 
     (``export_game`` reads the rounds too, so it reads the game in the
     session's transaction instead.)
     """
-    return Table.of(_game_row(_read_alone(READ_GAME, game_id)))
+    _check_game_id(game_id)
+    return Table.of(_game_row(READ_GAME.rows_alone(db.engine, {"game_id": game_id})))
 
 
 def game_version(game_id: str) -> int:
     """The game's version, which every change to it raises: the ETag of its Game resource."""
     _check_game_id(game_id)
-    row = GAME_VERSION.first(db.engine, {"game_id": game_id})
-    if row is None:
+    rows = GAME_VERSION.rows_alone(db.engine, {"game_id": game_id})
+    if not rows:
         raise NotFound("There is no game with this id.")
-    return int(row[0])
+    return int(rows[0]["version"])
 
 
 def _load_game_in_snapshot(game_id: str) -> Table[GameRow]:
@@ -194,31 +189,32 @@ def _load_game_in_snapshot(game_id: str) -> Table[GameRow]:
         db.session.commit()
     if db.engine.dialect.name == "postgresql":
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-    return Table.of(_game_row(db.session.execute(READ_GAME, {"game_id": game_id}).all()))
+    rows = db.session.execute(READ_GAME_SELECT, {"game_id": game_id}).mappings().all()
+    return Table.of(_game_row(rows))
 
 
-def _begin_write(game_id: str) -> Connection:
-    """Open the write transaction that will lock a game; its connection, for Core statements."""
-    if db.session().in_transaction():
-        db.session.commit()  # end an earlier read: the lock must open its own transaction
+def _end_session_transaction() -> None:
+    """Commit what the session began earlier in this scope, before a write of its own or not.
+
+    On SQLite a read transaction cannot become a write transaction once another
+    connection has written since it began, so a write must not follow an old read.
+    """
+    if db.session.registry.has() and db.session().in_transaction():
+        db.session.commit()
+
+
+def _begin_write(game_id: str) -> None:
+    """Open the session's write transaction that will lock a game."""
+    _end_session_transaction()
     # The transaction's first statement: on SQLite it begins IMMEDIATE (see db.py).
-    connection = db.session.connection(execution_options={"write_lock": True})
+    db.session.connection(execution_options={"write_lock": True})
     _check_game_id(game_id)
-    return connection
 
 
 def _check_token(token: str, token_hash: str) -> None:
     """403 unless ``token`` is the game's."""
     if not token_matches(token, token_hash):
         raise Forbidden("That token does not open this game.")
-
-
-def lock_game_row(game_id: str, token: str) -> Table[GameRow]:
-    """``lock_game`` for a change written with Core statements (``record_round``)."""
-    connection = _begin_write(game_id)
-    game = _game_row(connection.execute(LOCK_GAME, {"game_id": game_id}).all())
-    _check_token(token, game.token_hash)
-    return Table.of(game)
 
 
 def lock_game(game_id: str, token: str) -> Table[Game]:
@@ -317,17 +313,36 @@ def delete_game(game_id: str, token: str) -> None:
 # Rounds
 
 
-# Built once: a statement built per call costs more to build and cache-key than to run.
-INSERT_ROUND = insert(Round.__table__)
-UPDATE_GAME_STATE = (
+def _insert_row(table: DatabaseTable) -> Insert:
+    """An INSERT of every column but the generated id, each bound by its name and type."""
+    return insert(table).values(
+        {
+            column.name: bindparam(column.name, type_=column.type)
+            for column in table.c
+            if column.name != "id"
+        }
+    )
+
+
+INSERT_ROUND = DriverStatement(_insert_row(Round.__table__))
+UPDATE_GAME_STATE = DriverStatement(
     update(Game.__table__)
     .where(Game.__table__.c.id == bindparam("game_id"))
     .values(
         state=bindparam("new_state", type_=Game.__table__.c.state.type),
         version=Game.__table__.c.version + 1,
-        updated_at=bindparam("now"),
+        updated_at=bindparam("now", type_=Game.__table__.c.updated_at.type),
     )
 )
+READ_IDEMPOTENCY_KEY = DriverStatement(
+    select(
+        IdempotencyKey.request_hash,
+        IdempotencyKey.status,
+        IdempotencyKey.body,
+        IdempotencyKey.location,
+    ).where(IdempotencyKey.game_id == bindparam("game_id"), IdempotencyKey.key == bindparam("key"))
+)
+INSERT_IDEMPOTENCY_KEY = DriverStatement(_insert_row(IdempotencyKey.__table__))
 
 
 def request_hash(body: Any) -> str:
@@ -344,14 +359,39 @@ def record_round(
     idempotency_key: str | None = None,
     dry_run: bool = False,
 ) -> Answer:
-    """Score and store the next round; with a known key, replay the first answer."""
-    table = lock_game_row(game_id, token)
+    """Score and store the next round; with a known key, replay the first answer.
+
+    One transaction straight on the driver (``db.driver_write_transaction``):
+    lock the game, check the token, score, insert the round, update the game.
+    """
+    _check_game_id(game_id)
     fingerprint = request_hash(body) if idempotency_key is not None else ""
-    if idempotency_key is not None:
-        stored = _stored_answer(game_id, idempotency_key, fingerprint)
-        if stored is not None:
-            db.session.rollback()
-            return stored
+    _end_session_transaction()
+    engine = db.engine
+    try:
+        with driver_write_transaction(engine) as transaction:
+            table = Table.of(_game_row(transaction.rows(LOCK_GAME, {"game_id": game_id})))
+            _check_token(token, table.game.token_hash)
+            if idempotency_key is not None:
+                stored = _stored_answer(transaction, game_id, idempotency_key, fingerprint)
+                if stored is not None:
+                    return stored
+            return _score_and_store(transaction, table, body, idempotency_key, fingerprint, dry_run)
+    except engine.dialect.loaded_dbapi.IntegrityError:
+        raise Conflict(
+            "This round is being recorded by another request; try again in a moment."
+        ) from None
+
+
+def _score_and_store(
+    transaction: DriverTransaction,
+    table: Table[GameRow],
+    body: Any,
+    idempotency_key: str | None,
+    fingerprint: str,
+    dry_run: bool,
+) -> Answer:
+    """``record_round`` once the game is locked: validate, score and, unless a dry run, store."""
     if table.state.finished:
         raise Conflict("The game is over; undo or correct a round to change it.")
     data = round_post_schemas[table.rules.name].load(body)
@@ -365,39 +405,31 @@ def record_round(
         )
     outcome = table.rules.play(table.state, table.rules.parse_entry(data))
     if dry_run:
-        db.session.rollback()
         return Answer(200, {**outcome.result, "dry_run": True})
 
+    game_id = table.game.id
     now = utcnow()
     state_after = outcome.state.to_dict()
-    connection = db.session.connection()
-    connection.execute(
+    transaction.execute(
         INSERT_ROUND,
         {
             "game_id": game_id, "number": expected, "entry": data, "result": outcome.result,
             "state_after": state_after, "created_at": now, "updated_at": now,
         },
     )
-    connection.execute(UPDATE_GAME_STATE, {"game_id": game_id, "new_state": state_after, "now": now})
-    answer = Answer(
-        201, round_body(outcome.result, now), round_location(game_id, expected)
+    transaction.execute(
+        UPDATE_GAME_STATE, {"game_id": game_id, "new_state": state_after, "now": now}
     )
+    answer = Answer(201, round_body(outcome.result, now), round_location(game_id, expected))
     if idempotency_key is not None:
-        db.session.add(
-            IdempotencyKey(
-                game_id=game_id,
-                key=idempotency_key,
-                request_hash=fingerprint,
-                status=answer.status,
-                body=answer.body,
-                location=answer.location,
-            )
+        transaction.execute(
+            INSERT_IDEMPOTENCY_KEY,
+            {
+                "game_id": game_id, "key": idempotency_key, "request_hash": fingerprint,
+                "status": answer.status, "body": answer.body, "location": answer.location,
+                "created_at": now,
+            },
         )
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict("This round is being recorded by another request; try again in a moment.") from None
     return answer
 
 
@@ -417,20 +449,21 @@ def _add_round(game_id: str, number: int, entry: dict[str, Any], outcome: RoundO
     return round_
 
 
-def _stored_answer(game_id: str, key: str, fingerprint: str) -> Answer | None:
+def _stored_answer(
+    transaction: DriverTransaction, game_id: str, key: str, fingerprint: str
+) -> Answer | None:
     """The answer first given for ``key``, or ``None`` if the key is new."""
-    stored = db.session.scalars(
-        select(IdempotencyKey).where(IdempotencyKey.game_id == game_id, IdempotencyKey.key == key)
-    ).first()
-    if stored is None:
+    rows = transaction.rows(READ_IDEMPOTENCY_KEY, {"game_id": game_id, "key": key})
+    if not rows:
         return None
-    if stored.request_hash != fingerprint:
+    stored = rows[0]
+    if stored["request_hash"] != fingerprint:
         raise Invalid(
             "This Idempotency-Key was already used for a different round; use a new key.",
             {"Idempotency-Key": ["Already used with another body."]},
             code="invalid_idempotency_key",
         )
-    return Answer(stored.status, stored.body, stored.location)
+    return Answer(stored["status"], stored["body"], stored["location"])
 
 
 def get_round(game_id: str, number: int) -> dict[str, Any]:

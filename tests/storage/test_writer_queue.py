@@ -67,3 +67,19 @@ def test_reading_does_not_queue(app, table, database_url):
             assert games.load_game(table.id).state.rounds_played == 1
         finally:
             fcntl.flock(queue, fcntl.LOCK_UN)
+
+
+def test_recording_a_round_holds_the_queue_while_it_writes(app, table, database_url, monkeypatch):
+    table.create()
+    seen = []
+    score_and_store = games._score_and_store
+
+    def watched(*args, **kwargs):
+        seen.append(queue_is_free(queue))
+        return score_and_store(*args, **kwargs)
+
+    monkeypatch.setattr(games, "_score_and_store", watched)
+    with queue_file(database_url) as queue:
+        table.jhyap(0, 0, 5, 7)
+        assert seen == [False]
+        assert queue_is_free(queue)
