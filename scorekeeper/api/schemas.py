@@ -359,5 +359,6 @@ class ErrorSchema(Schema):
 
 
 game_create_schema = GameCreateSchema()
+dry_run_query_schema = DryRunQuerySchema()
 game_patch_schema = GamePatchSchema()
 export_schema = ExportSchema()

@@ -25,11 +25,13 @@ from .schemas import (
     CreatedGameSchema,
     DryRunQuerySchema,
     ExportSchema,
-    GameCreateSchema,
     GamePatchSchema,
     GameSchema,
     HealthSchema,
     RulesetsSchema,
+    dry_run_query_schema,
+    export_schema,
+    game_create_schema,
     game_patch_schema,
     one_of,
 )
@@ -110,7 +112,7 @@ def idempotency_key() -> str | None:
 
 @blp.route("/games", methods=["POST"])
 @game_creations
-@blp.arguments(GameCreateSchema)
+@blp.arguments(game_create_schema)
 @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def create_game(data: dict[str, Any]) -> Response:
@@ -167,7 +169,7 @@ def delete_game(game_id: str) -> Response:
 @blp.route("/games/<gameid:game_id>/rounds", methods=["POST"])
 @round_writes
 @token_failures
-@blp.arguments(DryRunQuerySchema, location="query")
+@blp.arguments(dry_run_query_schema, location="query")
 @blp.doc(
     security=BEARER,
     requestBody=ROUND_BODY,
@@ -219,7 +221,7 @@ def get_round(game_id: str, number: int) -> Response:
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["PUT"])
 @round_writes
 @token_failures
-@blp.arguments(DryRunQuerySchema, location="query")
+@blp.arguments(dry_run_query_schema, location="query")
 @blp.doc(security=BEARER, requestBody=ENTRY_BODY)
 @blp.response(200, ROUND_RESPONSE)
 def correct_round(query: dict[str, Any], game_id: str, number: int) -> Response:
@@ -254,7 +256,7 @@ def export_game(game_id: str) -> Response:
 
 @blp.route("/games/import", methods=["POST"])
 @game_creations
-@blp.arguments(ExportSchema)
+@blp.arguments(export_schema)
 @blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def import_game(document: dict[str, Any]) -> Response:
