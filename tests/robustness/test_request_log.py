@@ -113,3 +113,25 @@ def test_the_line_reaches_stdout(client: Any, capsys: pytest.CaptureFixture[str]
     client.get("/api/v1/rulesets")
     out = capsys.readouterr().out.strip().splitlines()
     assert json.loads(out[-1])["path"] == "/api/v1/rulesets"
+
+
+def test_the_timestamp_is_utc_to_the_millisecond(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper import logs
+
+    for now, expected in [
+        (1_764_535_267.1239, "2025-11-30T20:41:07.123Z"),
+        (1_764_535_267.9999, "2025-11-30T20:41:07.999Z"),
+        (1_764_535_268.0, "2025-11-30T20:41:08.000Z"),
+        (951_782_400.5, "2000-02-29T00:00:00.500Z"),
+    ]:
+        monkeypatch.setattr(logs.time, "time", lambda now=now: now)
+        assert logs.timestamp_now() == expected
+
+
+def test_a_second_handler_gets_the_same_line_as_stdout(
+    client: Any, log_lines: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With a handler of its own added, the line still reaches stdout, through logging."""
+    client.get("/api/v1/rulesets")
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1] == log_lines[-1]
