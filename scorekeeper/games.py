@@ -570,24 +570,25 @@ EXPORT_VERSION = 1
 
 
 class KeptRounds(Protocol):
-    """Where an export's rounds, as JSON text, are kept by game id and version."""
+    """Where an export's rounds, as UTF-8 JSON text, are kept by game id and version."""
 
-    def get(self, game_id: str, version: int) -> str | None: ...
-    def keep(self, game_id: str, version: int, rounds: str) -> None: ...
+    def get(self, game_id: str, version: int) -> bytes | None: ...
+    def keep(self, game_id: str, version: int, rounds: bytes) -> None: ...
 
 
-def export_game(game_id: str, kept: KeptRounds | None = None) -> str:
-    """The whole game as one JSON document that replays exactly.
+def export_game(game_id: str, kept: KeptRounds | None = None) -> list[bytes]:
+    """The whole game as one JSON document that replays exactly, in UTF-8 pieces to send in turn.
 
     Rounds are copied as the JSON text they are stored as, not decoded and
     encoded again: that is most of the cost of a long game's export. Every
     change to a game's rounds raises its version, so the rounds' text of a
-    version can be kept in ``kept`` and used again.
+    version can be kept in ``kept`` and sent again as it is, with the game read
+    alone; otherwise the game and its rounds are read in one snapshot.
     """
-    table = _load_game_in_snapshot(game_id)
-    version = table.game.version
-    rounds = kept.get(game_id, version) if kept is not None else None
+    table = load_game(game_id)
+    rounds = kept.get(game_id, table.game.version) if kept is not None else None
     if rounds is None:
+        table = _load_game_in_snapshot(game_id)
         rows = db.session.execute(
             select(
                 Round.number,
@@ -602,9 +603,9 @@ def export_game(game_id: str, kept: KeptRounds | None = None) -> str:
             f'{{"number": {number}, "entry": {entry}, "round": {result.rstrip()[:-1]}, '
             f'"created_at": "{timestamp(created_at)}"}}}}'
             for number, entry, result, created_at in rows
-        )
+        ).encode()
         if kept is not None:
-            kept.keep(game_id, version, rounds)
+            kept.keep(game_id, table.game.version, rounds)
     game = table.body()
     game["setup"] = {"dealer": table.game.first_dealer, "starter": table.game.first_starter}
     head = json.dumps(
@@ -615,7 +616,7 @@ def export_game(game_id: str, kept: KeptRounds | None = None) -> str:
             "game": game,
         }
     )
-    return f'{head[:-1]}, "rounds": [{rounds}]}}'
+    return [f'{head[:-1]}, "rounds": ['.encode(), rounds, b"]}"]
 
 
 def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:

@@ -55,22 +55,22 @@ class RenderedGames:
 
 
 class KeptExports:
-    """Exports' rounds as JSON text, one entry per game, at most ``size`` characters in all."""
+    """Exports' rounds as UTF-8 JSON text, one entry per game, at most ``size`` bytes in all."""
 
     def __init__(self, size: int) -> None:
-        self._rounds: LRUCache[str, tuple[int, str]] = LRUCache(
+        self._rounds: LRUCache[str, tuple[int, bytes]] = LRUCache(
             maxsize=max(size, 1), getsizeof=lambda kept: len(kept[1]) + 1
         )
         self._size = size
         self._lock = threading.Lock()
 
-    def get(self, game_id: str, version: int) -> str | None:
+    def get(self, game_id: str, version: int) -> bytes | None:
         """The rounds of ``game_id`` at ``version``, if they are kept."""
         with self._lock:
             kept = self._rounds.get(game_id)
         return kept[1] if kept is not None and kept[0] == version else None
 
-    def keep(self, game_id: str, version: int, rounds: str) -> None:
+    def keep(self, game_id: str, version: int, rounds: bytes) -> None:
         """Keep the rounds, unless they alone would fill the cache."""
         if len(rounds) + 1 > self._size:
             return

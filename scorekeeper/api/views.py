@@ -249,6 +249,7 @@ def undo_round(game_id: str, number: int) -> Response:
 @blp.doc(responses={200: {"links": links.EXPORTED_GAME}})
 def export_game(game_id: str) -> Response:
     """Export the whole game as JSON."""
+    # The pieces are sent in turn, never joined into one copy of the document.
     response = Response(games.export_game(game_id, kept_exports()), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="scorekeeper-{game_id}.json"'
     return response

@@ -99,6 +99,7 @@ def test_only_the_version_asked_for_is_answered_and_never_an_older_one_kept():
 def export_of(table: TableActions) -> dict:
     response = table.client.get(f"{table.url}/export")
     assert response.status_code == 200
+    assert response.headers["Content-Length"] == str(len(response.data))  # not chunked
     return response.json
 
 
@@ -135,21 +136,21 @@ def test_a_kept_export_is_the_same_document_but_for_when_it_was_made(table):
 
 def test_exports_are_kept_within_their_size():
     kept = KeptExports(100)
-    kept.keep("a", 1, "x" * 60)
-    kept.keep("b", 1, "y" * 30)
-    assert kept.get("a", 1) == "x" * 60
-    kept.keep("c", 1, "z" * 30)  # 60 + 30 + 30 is over 100: "b" was read least recently
+    kept.keep("a", 1, b"x" * 60)
+    kept.keep("b", 1, b"y" * 30)
+    assert kept.get("a", 1) == b"x" * 60
+    kept.keep("c", 1, b"z" * 30)  # 60 + 30 + 30 is over 100: "b" was read least recently
     assert kept.get("b", 1) is None
-    assert kept.get("a", 1) == "x" * 60
-    kept.keep("d", 1, "w" * 200)  # larger than the whole cache: not kept, nothing evicted
+    assert kept.get("a", 1) == b"x" * 60
+    kept.keep("d", 1, b"w" * 200)  # larger than the whole cache: not kept, nothing evicted
     assert kept.get("d", 1) is None
-    assert kept.get("a", 1) == "x" * 60
+    assert kept.get("a", 1) == b"x" * 60
     assert kept.get("a", 2) is None
 
 
 def test_export_size_zero_keeps_nothing():
     kept = KeptExports(0)
-    kept.keep("a", 1, "")
+    kept.keep("a", 1, b"")
     assert kept.get("a", 1) is None
 
 
