@@ -170,7 +170,7 @@ class _CompiledStatement:
 
 
 class DriverTransaction:
-    """A transaction on a driver connection, for ``DriverStatement`` s."""
+    """A transaction on a driver connection, in which ``DriverStatement`` objects are sent."""
 
     def __init__(self, cursor: Any, dialect: Dialect) -> None:
         self._cursor = cursor
