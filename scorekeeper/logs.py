@@ -42,12 +42,6 @@ class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
     def stream(self, value: Any) -> None:
         pass
 
-    @staticmethod
-    def write_line(line: str) -> None:
-        """What emitting a record of ``line`` writes, without making the record."""
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()  # one whole line per write: workers share the stream
-
 
 def _write(line: str) -> None:
     """Log ``line``; straight to stdout while the logger has only its own handler.
@@ -60,8 +54,9 @@ def _write(line: str) -> None:
     if len(handlers) == 1 and isinstance(handlers[0], _StdoutHandler) and not (
         logger.filters or handlers[0].filters
     ):
-        if handlers[0].level <= logging.INFO:
-            _StdoutHandler.write_line(line)
+        if handlers[0].level <= logging.INFO:  # what the handler would write, and flush
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()  # one whole line per write: workers share the stream
         return
     logger.handle(logger.makeRecord(LOGGER_NAME, logging.INFO, __file__, 0, line, (), None))
 
