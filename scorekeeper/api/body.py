@@ -41,6 +41,15 @@ def _check_structure(value: Any) -> None:
             stack.extend((child, depth + 1) for child in children)
 
 
+def _may_need_structure_check(raw: bytes) -> bool:
+    """Whether ``raw`` could hold what ``_check_structure`` refuses; most bodies cannot.
+
+    Nesting deeper than ``MAX_JSON_DEPTH`` needs that many ``{`` or ``[``, and a lone
+    surrogate can only come from a ``\\u`` escape: UTF-8 text cannot carry one.
+    """
+    return raw.count(b"{") + raw.count(b"[") > MAX_JSON_DEPTH or b"\\u" in raw
+
+
 def parse_json_body() -> None:
     """Check and parse the body of a request that should carry JSON; keep it in ``g.json_body``.
 
@@ -72,7 +81,8 @@ def parse_json_body() -> None:
         raise BadRequest(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.") from None
     except ValueError as error:
         raise BadRequest(f"The request body is not valid JSON ({error}).") from None
-    _check_structure(body)
+    if _may_need_structure_check(raw):
+        _check_structure(body)
     if not isinstance(body, dict):
         raise Invalid(f"Send a JSON object, not {JSON_KINDS.get(type(body), 'a number')}.")
     g.json_body = body

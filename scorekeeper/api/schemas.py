@@ -145,7 +145,10 @@ round_post_schemas: dict[str, Schema] = {
 
 
 class DryRunQuerySchema(Schema):
-    """Query of ``POST .../rounds``."""
+    """Query of ``POST .../rounds`` and ``PUT .../rounds/{number}``; other parameters are ignored."""
+
+    class Meta:
+        unknown = EXCLUDE
 
     dry_run = fields.Boolean(
         load_default=False,
