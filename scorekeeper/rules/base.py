@@ -85,7 +85,8 @@ class NextRound:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready copy, leaving out what the ruleset does not use."""
-        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+        values = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+        return {name: value for name, value in values.items() if value is not None}
 
 
 @dataclass(frozen=True)
@@ -353,19 +354,24 @@ class Ruleset(ABC, Generic[Entry]):
         seats: list[int] = []
         for index, player_id in enumerate(player_ids):
             seat = self.seat_of(player_id)
-            where = {field_name: {str(index): {"player": ["Not a player in this game."]}}}
+
+            def where(problem: str) -> dict[str, Any]:
+                return {field_name: {str(index): {"player": [problem]}}}
+
             if seat is None:
-                raise RuleError(f"Player {player_id} is not at this table.", where)
+                raise RuleError(
+                    f"Player {player_id} is not at this table.", where("Not a player in this game.")
+                )
             if not state.is_active(seat):
-                where[field_name][str(index)]["player"] = ["Eliminated."]
                 raise RuleError(
                     f"{self.name_of(seat)} was eliminated in round "
                     f"{state.eliminated_in_round[seat]} and takes no part.",
-                    where,
+                    where("Eliminated."),
                 )
             if seat in seats:
-                where[field_name][str(index)]["player"] = ["Listed twice."]
-                raise RuleError(f"{self.name_of(seat)} has two {noun}s in this round.", where)
+                raise RuleError(
+                    f"{self.name_of(seat)} has two {noun}s in this round.", where("Listed twice.")
+                )
             seats.append(seat)
         missing = [seat for seat in state.active_seats() if seat not in seats]
         if missing:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import RuleError
 
@@ -54,7 +55,15 @@ def face_value(card: Card, ace: int) -> int:
 
 def parse_card(code: str) -> Card:
     """Parse a card code such as ``10h``, ``TS``, ``Q♠`` or ``JK``."""
-    text = code.strip().upper() if isinstance(code, str) else ""
+    if isinstance(code, str):
+        return _parse_card_text(code)
+    raise _not_a_card(code)
+
+
+@lru_cache(maxsize=1024)  # a round names up to 100 cards, nearly always the same few codes
+def _parse_card_text(code: str) -> Card:
+    """``parse_card`` of a string."""
+    text = code.strip().upper()
     if text in _JOKER_ALIASES:
         return Card(None, None)
     if len(text) >= 2:
@@ -62,6 +71,11 @@ def parse_card(code: str) -> Card:
         suit = _SUIT_ALIASES.get(text[-1])
         if rank is not None and suit is not None:
             return Card(rank, suit)
-    raise RuleError(
+    raise _not_a_card(code)
+
+
+def _not_a_card(code: object) -> RuleError:
+    """The error for a code that names no card."""
+    return RuleError(
         f"{code!r} is not a card; write the rank then the suit, like 10H, QS or JK for a joker."
     )
