@@ -145,6 +145,11 @@ class OptionSpec:
         return {"description": self.description, "default": self.default, "allowed": allowed}
 
 
+def _player_problem(field_name: str, index: int, problem: str) -> dict[str, Any]:
+    """Error details naming the ``player`` of item ``index`` of ``field_name``."""
+    return {field_name: {str(index): {"player": [problem]}}}
+
+
 def is_integer(value: Any) -> bool:
     """Whether ``value`` is a JSON integer (booleans are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -354,23 +359,21 @@ class Ruleset(ABC, Generic[Entry]):
         seats: list[int] = []
         for index, player_id in enumerate(player_ids):
             seat = self.seat_of(player_id)
-
-            def where(problem: str) -> dict[str, Any]:
-                return {field_name: {str(index): {"player": [problem]}}}
-
             if seat is None:
                 raise RuleError(
-                    f"Player {player_id} is not at this table.", where("Not a player in this game.")
+                    f"Player {player_id} is not at this table.",
+                    _player_problem(field_name, index, "Not a player in this game."),
                 )
             if not state.is_active(seat):
                 raise RuleError(
                     f"{self.name_of(seat)} was eliminated in round "
                     f"{state.eliminated_in_round[seat]} and takes no part.",
-                    where("Eliminated."),
+                    _player_problem(field_name, index, "Eliminated."),
                 )
             if seat in seats:
                 raise RuleError(
-                    f"{self.name_of(seat)} has two {noun}s in this round.", where("Listed twice.")
+                    f"{self.name_of(seat)} has two {noun}s in this round.",
+                    _player_problem(field_name, index, "Listed twice."),
                 )
             seats.append(seat)
         missing = [seat for seat in state.active_seats() if seat not in seats]
