@@ -203,11 +203,15 @@ def _end_session_transaction() -> None:
         db.session.commit()
 
 
+def _open_write_transaction() -> None:
+    """Begin the session's write transaction: on SQLite in the writer queue, IMMEDIATE (db.py)."""
+    _end_session_transaction()
+    db.session.connection(execution_options={"write_lock": True})
+
+
 def _begin_write(game_id: str) -> None:
     """Open the session's write transaction that will lock a game."""
-    _end_session_transaction()
-    # The transaction's first statement: on SQLite it begins IMMEDIATE (see db.py).
-    db.session.connection(execution_options={"write_lock": True})
+    _open_write_transaction()
     _check_game_id(game_id)
 
 
@@ -433,22 +437,6 @@ def _score_and_store(
     return answer
 
 
-def _add_round(game_id: str, number: int, entry: dict[str, Any], outcome: RoundOutcome) -> Round:
-    """Store a scored round: its entry, result and the state after it."""
-    now = utcnow()
-    round_ = Round(
-        game_id=game_id,
-        number=number,
-        entry=entry,
-        result=outcome.result,
-        state_after=outcome.state.to_dict(),
-        created_at=now,
-        updated_at=now,
-    )
-    db.session.add(round_)
-    return round_
-
-
 def _stored_answer(
     transaction: DriverTransaction, game_id: str, key: str, fingerprint: str
 ) -> Answer | None:
@@ -620,7 +608,12 @@ def export_game(game_id: str, kept: KeptRounds | None = None) -> list[bytes]:
 
 
 def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
-    """Create a new game by replaying an export; refuse it if any result differs."""
+    """Create a new game by replaying an export; refuse it if any result differs.
+
+    The whole export is replayed and checked before anything is written, so a
+    long game holds the database's write lock only while its rows are inserted,
+    and a refused export writes nothing.
+    """
     exported = document["game"]
     players = sorted(exported["players"], key=lambda player: player["seat"])
     old_ids = [player["id"] for player in players]
@@ -641,7 +634,10 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
                 "starter": setup["starter"] if rules_class.chooses_starter else None,
             }
         )
-        table, token = _add_game(data)
+        # The export's own player ids, so that its rounds replay and compare as they are.
+        seated = zip(old_ids, data["players"], strict=True)
+        rules = rules_class([SeatedPlayer(old_id, name) for old_id, name in seated], data["options"])
+        first_state = rules.start(data["dealer"], data["starter"])
     except ValidationError as error:
         messages = error.normalized_messages()
         raise Invalid(
@@ -650,10 +646,13 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
             code="invalid_import",
         ) from None
     except RuleError as error:
-        db.session.rollback()
         raise Invalid(f"The export's game cannot be set up: {error.message}", code="invalid_import") from None
+    replayed = _replay_export(rules, first_state, document["rounds"], exported)
+
+    _open_write_transaction()
     try:
-        _replay_import(table, old_ids, document["rounds"], exported)
+        table, token = _add_game(data)
+        _store_replayed(table, old_ids, replayed)
     except Exception:
         db.session.rollback()
         raise
@@ -661,40 +660,59 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
     return table, token
 
 
-def _replay_import(
-    table: Table[Game], old_ids: list[int], rounds: list[Mapping[str, Any]], exported: Mapping[str, Any]
-) -> None:
-    """Replay exported entries into ``table``, checking each result against the export."""
-    new_ids = [player.id for player in table.game.players]
-    to_new = dict(zip(old_ids, new_ids, strict=True))
-    to_old = dict(zip(new_ids, old_ids, strict=True))
-    state = table.state
-    schema = entry_schemas[table.rules.name]
+@dataclass(frozen=True)
+class ReplayedRound:
+    """An exported round as checked by its replay: the loaded entry and its outcome."""
+
+    entry: dict[str, Any]
+    outcome: RoundOutcome
+
+
+def _replay_export(
+    rules: Ruleset, state: GameState, rounds: list[Mapping[str, Any]], exported: Mapping[str, Any]
+) -> list[ReplayedRound]:
+    """Replay an export's entries from ``state``, checking each result and the game against it."""
+    schema = entry_schemas[rules.name]
+    replayed = []
     for expected_number, item in enumerate(rounds, start=1):
         where = f"Round {expected_number} of the export"
         if item["number"] != expected_number:
             raise Invalid(f"{where} is numbered {item['number']}.", code="invalid_import")
         try:
-            entry = schema.load(table.rules.remap_entry(schema.load(item["entry"]), to_new))
-            outcome = table.rules.play(state, table.rules.parse_entry(entry))
+            entry = schema.load(item["entry"])
+            outcome = rules.play(state, rules.parse_entry(entry))
         except ValidationError:
             raise Invalid(f"{where} has a malformed entry.", code="invalid_import") from None
-        except (KeyError, TypeError):
-            raise Invalid(f"{where} names a player who is not in the game.", code="invalid_import") from None
         except RuleError as error:
             raise Invalid(f"{where} does not replay: {error.message}", code="invalid_import") from None
         recorded = {key: value for key, value in item["round"].items() if key != "created_at"}
-        if _with_ids(outcome.result, to_old) != recorded:
+        if outcome.result != recorded:
             raise Invalid(
                 f"{where} does not match its replay; the export was changed or is damaged.",
                 code="invalid_import",
             )
-        _add_round(table.game.id, expected_number, entry, outcome)
+        replayed.append(ReplayedRound(entry, outcome))
         state = outcome.state
-    final = game_body(table.game, table.rules, state)
+    _check_final_standing(rules, state, exported)
+    return replayed
+
+
+def _check_final_standing(rules: Ruleset, state: GameState, exported: Mapping[str, Any]) -> None:
+    """Refuse an export whose game does not stand as its replayed rounds leave it."""
+    now = utcnow()
+    game = GameRow(
+        id="", ruleset=rules.name, name="", options=rules.options, first_dealer=0, first_starter=0,
+        state={}, version=0, created_at=now, updated_at=now,
+        players=tuple(
+            PlayerRow(player.id, player.name, seat) for seat, player in enumerate(rules.players)
+        ),
+    )
+    final = game_body(game, rules, state)
     for key in ("status", "winners", "rounds_played", "options"):
-        if _with_ids(final[key], to_old, key) != exported.get(key):
-            raise Invalid(f"The export's game {key} does not match its rounds.", code="invalid_import")
+        if final[key] != exported.get(key):
+            raise Invalid(
+                f"The export's game {key} does not match its rounds.", code="invalid_import"
+            )
     exported_players = sorted(exported["players"], key=lambda player: player["seat"])
     for player, exported_player in zip(final["players"], exported_players, strict=True):
         for key in ("score", "eliminated", "eliminated_in_round"):
@@ -703,7 +721,29 @@ def _replay_import(
                     f"{player['name']}'s {key} in the export does not match the rounds.",
                     code="invalid_import",
                 )
-    table.set_state(state)
+
+
+def _store_replayed(table: Table[Game], old_ids: list[int], replayed: list[ReplayedRound]) -> None:
+    """Insert the replayed rounds of a new game in one statement, with its new player ids."""
+    to_new = dict(zip(old_ids, (player.id for player in table.game.players), strict=True))
+    now = utcnow()
+    if replayed:
+        db.session.execute(
+            insert(Round),
+            [
+                {
+                    "game_id": table.game.id,
+                    "number": number,
+                    "entry": table.rules.remap_entry(item.entry, to_new),
+                    "result": _with_ids(item.outcome.result, to_new),
+                    "state_after": item.outcome.state.to_dict(),
+                    "created_at": now,
+                    "updated_at": now,
+                }
+                for number, item in enumerate(replayed, start=1)
+            ],
+        )
+        table.set_state(replayed[-1].outcome.state)
 
 
 ID_FIELDS = frozenset({"player", "dealer", "starter", "caller", "takers", "winners"})

@@ -45,3 +45,20 @@ def test_statement_counts_do_not_grow_with_players_or_rounds(app, table):
     written = ["SELECT", "INSERT", "UPDATE"]
     on_sqlite = app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
     assert recording == (["BEGIN", *written, "COMMIT"] if on_sqlite else written)
+
+
+def writes(statements) -> list[str]:
+    """The statements that change the database."""
+    return [verb for verb in verbs(statements) if verb in {"INSERT", "UPDATE", "DELETE"}]
+
+
+def test_an_export_refused_at_its_last_round_writes_nothing(app, client, table):
+    table.create(elimination_limit=10000, halve_at=[])
+    play(table, 30)
+    document = table.export()
+    document["rounds"][-1]["round"]["results"][0]["points"] += 1
+    with counted_statements(app) as importing:
+        response = client.post("/api/v1/games/import", json=document)
+    assert response.status_code == 422, response.json
+    assert writes(importing) == []
+    assert not any(verb == "BEGIN" for verb in verbs(importing))  # not even a write lock
