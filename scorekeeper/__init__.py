@@ -28,6 +28,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TOKEN_FAILURE_LIMIT="30/minute",
         GAME_CACHE_SIZE=1000,
         EXPORT_CACHE_SIZE=32 * 1024 * 1024,
+        DATABASE_PING_IDLE_SECONDS=1.0,
         JSON_SORT_KEYS=False,
         API_TITLE="Scorekeeper",
         API_VERSION="1.0.0",
@@ -66,8 +67,6 @@ def configure_database(app: Flask) -> None:
     options: dict[str, Any] = {}
     if url.startswith("sqlite"):
         options["connect_args"] = {"timeout": 30}
-    else:  # a server connection can die between requests; a SQLite file cannot
-        options["pool_pre_ping"] = True
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     app.config["RATELIMIT_ENABLED"] = str(app.config["RATE_LIMITS"]).lower() not in {"off", "false", "0"}
     app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]
@@ -76,10 +75,13 @@ def configure_database(app: Flask) -> None:
 
 def register_extensions(app: Flask) -> None:
     """Bind the database, migrations and rate limits."""
-    from . import db as _engine_events  # noqa: F401 - registers the SQLite engine events
+    from .db import ping_idle_connections  # importing db.py registers the SQLite engine events
     from .extensions import db, limiter, migrate
 
     db.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":  # a server connection can die while pooled
+            ping_idle_connections(db.engine, float(app.config["DATABASE_PING_IDLE_SECONDS"]))
     migrate.init_app(app, db, directory=str(MIGRATIONS_DIRECTORY))
     limiter.init_app(app)
 

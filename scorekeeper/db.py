@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, cast
 
 from sqlalchemy import ClauseElement, event
 from sqlalchemy.engine import Connection, Dialect, Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import Pool
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -70,6 +72,41 @@ def _enter_writer_queue(info: dict[Any, Any]) -> None:
         _queued.add(id(info))
 
 
+def ping_idle_connections(engine: Engine, idle_seconds: float) -> None:
+    """Ping a server connection as it leaves the pool if it sat there ``idle_seconds`` or more.
+
+    SQLAlchemy's ``pool_pre_ping`` pings at every checkout: a round trip that
+    cost a third of a GET's CPU on PostgreSQL. A connection back in use within
+    ``idle_seconds`` is taken as alive; if the server went away in that time,
+    the first statement fails, the request is answered 500 ("nothing was
+    changed") and the pool is emptied (``_forget_dead_connections``), so each
+    worker fails at most one request. A ping that fails makes the pool open a
+    new connection, as with pre-ping.
+    """
+
+    @event.listens_for(engine, "checkin")
+    def _note_idle_since(dbapi_connection: Any, connection_record: Any) -> None:
+        if connection_record is not None:
+            connection_record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping_if_idle(dbapi_connection: Any, connection_record: Any, proxy: Any) -> None:
+        idle_since = connection_record.info.get("idle_since")
+        if idle_since is None or time.monotonic() - idle_since < idle_seconds:
+            return  # a new connection, or one in use a moment ago
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:
+            raise DisconnectionError("The pooled connection is gone; opening a new one.") from error
+
+
+def _forget_dead_connections(engine: Engine, error: BaseException, connection: Any) -> None:
+    """After a lost connection, close the pool's others too: they went with the same server."""
+    dbapi = engine.dialect.loaded_dbapi
+    if isinstance(error, dbapi.Error) and engine.dialect.is_disconnect(error, connection, None):
+        engine.dispose()
+
+
 class DriverStatement:
     """A Core statement compiled once per dialect, then sent straight to a driver cursor.
 
@@ -109,8 +146,9 @@ class DriverStatement:
                 cursor.close()
             if switch:
                 driver.autocommit = False  # type: ignore[union-attr]
-        except BaseException:
+        except BaseException as error:
             connection.invalidate()  # in an unknown state: the pool will open a new one
+            _forget_dead_connections(engine, error, driver)
             raise
         finally:
             connection.close()
@@ -196,6 +234,7 @@ def driver_write_transaction(engine: Engine) -> Iterator[DriverTransaction]:
     itself. The driver's own exceptions come out (``IntegrityError`` of PEP 249).
     """
     connection = engine.raw_connection()
+    driver = connection.driver_connection
     try:
         cursor = connection.cursor()
         try:
@@ -206,11 +245,12 @@ def driver_write_transaction(engine: Engine) -> Iterator[DriverTransaction]:
         finally:
             cursor.close()
         connection.commit()
-    except BaseException:
+    except BaseException as error:
         try:
             connection.rollback()
         except Exception:
             connection.invalidate()  # in an unknown state: the pool will open a new one
+        _forget_dead_connections(engine, error, driver)
         raise
     finally:
         connection.close()  # back to the pool, which lets the next writer in
@@ -224,7 +264,7 @@ def recorded_statements(engine: Engine) -> Iterator[list[tuple[str, Any]]]:
     ``DriverQuery`` counts as much as a statement sent through SQLAlchemy. On
     SQLite the text has the parameters in it (and ``()`` as parameters),
     ``BEGIN`` and ``COMMIT`` included; psycopg begins and commits by itself.
-    A server's pre-ping is not recorded: it runs before the checkout.
+    A server's ping of an idle connection is not recorded: it runs before the checkout.
     """
     statements: list[tuple[str, Any]] = []
     undo: dict[int, Any] = {}
