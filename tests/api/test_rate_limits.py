@@ -103,3 +103,15 @@ def test_wrong_tokens_are_limited_per_client_address(limited_client):
     missing = limited_client.delete(f"/api/v1/games/{games[0]['id']}")
     assert missing.status_code == 429
     assert missing.json["error"]["code"] == "too_many_requests"
+
+
+def test_reads_are_never_limited(limited_client):
+    game = create(limited_client).json
+    url = f"/api/v1/games/{game['id']}"
+    reads = [limited_client.get(url) for _ in range(5)]  # past every limit configured here
+    reads += [limited_client.get(f"{url}/export") for _ in range(5)]
+    reads += [limited_client.head(url) for _ in range(5)]
+    assert {response.status_code for response in reads} == {200}
+    assert not any("X-RateLimit-Limit" in response.headers for response in reads)
+    # The writes around them are still counted: 3 creations a minute.
+    assert [create(limited_client).status_code for _ in range(3)] == [201, 201, 429]
