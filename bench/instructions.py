@@ -10,7 +10,9 @@ the difference divided by ``--requests`` is one request's instructions: the
 app's own cost, without gunicorn, sockets or the kernel, which the ceiling
 shares. Scenarios as in ``run.py``: (a) the bare Flask ceiling, (b) GET a game
 of 5 players and 50 rounds, (c) POST a Jhyap round with totals, (d) with cards.
-SQLite, in a temporary directory; the request log goes to /dev/null. Needs
+SQLite, in a temporary directory; the request log goes to /dev/null. Rate
+limits are off, as in ``run.py``; ``--rate-limits`` turns them on (the
+defaults, which these requests stay under) to count what they cost. Needs
 valgrind (Debian package ``valgrind``); takes 1-2 minutes per scenario.
 """
 
@@ -81,10 +83,10 @@ def serve(application: Callable[..., Iterable[bytes]], env: dict[str, Any]) -> s
     return statuses[0]
 
 
-def worker(scenario: str, count: int) -> None:
+def worker(scenario: str, count: int, rate_limits: bool) -> None:
     """Seed a fresh database, then send ``count`` requests of ``scenario`` (run under valgrind)."""
     sys.path[:0] = [str(ROOT), str(BENCH)]
-    os.environ["SCOREKEEPER_RATE_LIMITS"] = "off"
+    os.environ["SCOREKEEPER_RATE_LIMITS"] = "on" if rate_limits else "off"
     from ceiling_app import app as ceiling
     from seed import bench_app, cards_entry, create, play, totals_entry
 
@@ -92,7 +94,7 @@ def worker(scenario: str, count: int) -> None:
 
     directory = tempfile.mkdtemp(prefix="scorekeeper-instructions-")
     try:
-        app = bench_app(f"sqlite:///{directory}/bench.sqlite")
+        app = bench_app(f"sqlite:///{directory}/bench.sqlite", rate_limits)
         with app.app_context():
             db.create_all()
             game = create("b: 50 rounds")
@@ -121,12 +123,13 @@ def worker(scenario: str, count: int) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def instructions(scenario: str, count: int) -> int:
+def instructions(scenario: str, count: int, rate_limits: bool) -> int:
     """Instructions valgrind counts for a worker process sending ``count`` requests."""
     result = subprocess.run(
         [
             "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
             sys.executable, __file__, "--worker", scenario, str(count),
+            *(["--rate-limits"] if rate_limits else []),
         ],
         capture_output=True,
         text=True,
@@ -141,10 +144,10 @@ def instructions(scenario: str, count: int) -> int:
     raise SystemExit(f"scenario {scenario} failed:\n{result.stderr[-3000:]}")
 
 
-def per_request(scenario: str, base: int, requests: int) -> float:
+def per_request(scenario: str, base: int, requests: int, rate_limits: bool) -> float:
     """One request's instructions: the difference of two runs over the extra requests."""
-    low = instructions(scenario, base)
-    high = instructions(scenario, base + requests)
+    low = instructions(scenario, base, rate_limits)
+    high = instructions(scenario, base + requests, rate_limits)
     return (high - low) / requests
 
 
@@ -153,24 +156,23 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200, help="requests in the difference")
     parser.add_argument("--base", type=int, default=50, help="requests in the shorter run")
     parser.add_argument("--scenarios", default="abcd")
+    parser.add_argument("--rate-limits", action="store_true", help="with rate limits on")
     parser.add_argument("--worker", nargs=2, metavar=("SCENARIO", "COUNT"), help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.worker:
-        worker(arguments.worker[0], int(arguments.worker[1]))
+        worker(arguments.worker[0], int(arguments.worker[1]), arguments.rate_limits)
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("bench: valgrind is not installed; on Debian: apt-get install -y valgrind")
     scenarios = [scenario for scenario in "abcd" if scenario in arguments.scenarios]
     if "a" not in scenarios:
         scenarios.insert(0, "a")
+
+    def measured(scenario: str) -> float:
+        return per_request(scenario, arguments.base, arguments.requests, arguments.rate_limits)
+
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        counts = dict(
-            zip(
-                scenarios,
-                pool.map(lambda s: per_request(s, arguments.base, arguments.requests), scenarios),
-                strict=True,
-            )
-        )
+        counts = dict(zip(scenarios, pool.map(measured, scenarios), strict=True))
     print("| scenario | instructions per request | ratio (a)/x |")
     print("|---|---:|---:|")
     for scenario, count in counts.items():

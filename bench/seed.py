@@ -33,9 +33,9 @@ class SeededGame:
     player_ids: list[int]
 
 
-def bench_app(url: str):
-    """The app bound to ``url`` (rate limits off), for seeding and counting statements."""
-    return create_app({"DATABASE_URL": url, "RATE_LIMITS": "off"})
+def bench_app(url: str, rate_limits: bool = False):
+    """The app bound to ``url`` (rate limits off unless asked), for seeding and measuring."""
+    return create_app({"DATABASE_URL": url, "RATE_LIMITS": "on" if rate_limits else "off"})
 
 
 def totals_entry(ids: list[int], n: int, light: bool = False) -> dict[str, Any]:
