@@ -557,54 +557,63 @@ EXPORT_FORMAT = "scorekeeper.game"
 EXPORT_VERSION = 1
 
 
-class KeptRounds(Protocol):
-    """Where an export's rounds, as UTF-8 JSON text, are kept by game id and version."""
+@dataclass(frozen=True)
+class ExportBody:
+    """An export but for when it was made: the game with its setup and its rounds, as UTF-8 JSON."""
 
-    def get(self, game_id: str, version: int) -> bytes | None: ...
-    def keep(self, game_id: str, version: int, rounds: bytes) -> None: ...
+    game: bytes
+    rounds: bytes
 
 
-def export_game(game_id: str, kept: KeptRounds | None = None) -> list[bytes]:
+class KeptExportBodies(Protocol):
+    """Where export bodies are kept by game id and version."""
+
+    def get(self, game_id: str, version: int) -> ExportBody | None: ...
+    def keep(self, game_id: str, version: int, body: ExportBody) -> None: ...
+
+
+def export_game(game_id: str, kept: KeptExportBodies | None = None) -> list[bytes]:
     """The whole game as one JSON document that replays exactly, in UTF-8 pieces to send in turn.
 
-    Rounds are copied as the JSON text they are stored as, not decoded and
-    encoded again: that is most of the cost of a long game's export. Every
-    change to a game's rounds raises its version, so the rounds' text of a
-    version can be kept in ``kept`` and sent again as it is, with the game read
-    alone; otherwise the game and its rounds are read in one snapshot.
+    Every change to a game raises its version, so all of the document but its
+    ``exported_at`` can be kept for a version in ``kept`` and sent again after
+    reading the version alone; otherwise the game and its rounds are read in one
+    snapshot. Rounds are copied as the JSON text they are stored as, not decoded
+    and encoded again: that is most of the cost of a long game's export.
     """
-    table = load_game(game_id)
-    rounds = kept.get(game_id, table.game.version) if kept is not None else None
-    if rounds is None:
-        table = _load_game_in_snapshot(game_id)
-        rows = db.session.execute(
-            select(
-                Round.number,
-                cast(Round.entry, Text),
-                cast(Round.result, Text),
-                Round.created_at,
-            )
-            .where(Round.game_id == game_id)
-            .order_by(Round.number)
-        )
-        rounds = ",".join(
-            f'{{"number": {number}, "entry": {entry}, "round": {result.rstrip()[:-1]}, '
-            f'"created_at": "{timestamp(created_at)}"}}}}'
-            for number, entry, result, created_at in rows
-        ).encode()
+    body = kept.get(game_id, game_version(game_id)) if kept is not None else None
+    if body is None:
+        version, body = _export_body(game_id)
         if kept is not None:
-            kept.keep(game_id, table.game.version, rounds)
+            kept.keep(game_id, version, body)
+    head = (
+        f'{{"format": "{EXPORT_FORMAT}", "version": {EXPORT_VERSION}, '
+        f'"exported_at": "{timestamp(utcnow())}", "game": '
+    )
+    return [head.encode(), body.game, b', "rounds": [', body.rounds, b"]}"]
+
+
+def _export_body(game_id: str) -> tuple[int, ExportBody]:
+    """A game and its rounds, read in one snapshot, as an export's body; with the game's version."""
+    table = _load_game_in_snapshot(game_id)
+    rows = db.session.execute(
+        select(
+            Round.number,
+            cast(Round.entry, Text),
+            cast(Round.result, Text),
+            Round.created_at,
+        )
+        .where(Round.game_id == game_id)
+        .order_by(Round.number)
+    )
+    rounds = ",".join(
+        f'{{"number": {number}, "entry": {entry}, "round": {result.rstrip()[:-1]}, '
+        f'"created_at": "{timestamp(created_at)}"}}}}'
+        for number, entry, result, created_at in rows
+    )
     game = table.body()
     game["setup"] = {"dealer": table.game.first_dealer, "starter": table.game.first_starter}
-    head = json.dumps(
-        {
-            "format": EXPORT_FORMAT,
-            "version": EXPORT_VERSION,
-            "exported_at": timestamp(utcnow()),
-            "game": game,
-        }
-    )
-    return [f'{head[:-1]}, "rounds": ['.encode(), rounds, b"]}"]
+    return table.game.version, ExportBody(json.dumps(game).encode(), rounds.encode())
 
 
 def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:

@@ -1,11 +1,11 @@
-"""Game bodies and exports' rounds as last sent, kept per process by game id and version.
+"""Game bodies and export bodies as last sent, kept per process by game id and version.
 
 Phones at a table poll a game that has mostly not changed since they last
 asked. A game's version rises with every change to it, in any process, so a
 body rendered for version 7 is the right answer for as long as the database
 still says 7: a one-column SELECT instead of reading the players and state,
-rebuilding the rules and encoding the JSON again. Likewise the rounds of an
-export, which are most of its bytes and of its cost.
+rebuilding the rules and encoding the JSON again. Likewise an export, all
+of it but the time it was made.
 """
 
 from __future__ import annotations
@@ -55,39 +55,44 @@ class RenderedGames:
 
 
 class KeptExports:
-    """Exports' rounds as UTF-8 JSON text, one entry per game, at most ``size`` bytes in all."""
+    """Export bodies (all but ``exported_at``), one per game, at most ``size`` bytes in all."""
 
     def __init__(self, size: int) -> None:
-        self._rounds: LRUCache[str, tuple[int, bytes]] = LRUCache(
-            maxsize=max(size, 1), getsizeof=lambda kept: len(kept[1]) + 1
+        self._bodies: LRUCache[str, tuple[int, games.ExportBody]] = LRUCache(
+            maxsize=max(size, 1), getsizeof=lambda kept: _size_of(kept[1])
         )
         self._size = size
         self._lock = threading.Lock()
 
-    def get(self, game_id: str, version: int) -> bytes | None:
-        """The rounds of ``game_id`` at ``version``, if they are kept."""
+    def get(self, game_id: str, version: int) -> games.ExportBody | None:
+        """The export body of ``game_id`` at ``version``, if it is kept."""
         with self._lock:
-            kept = self._rounds.get(game_id)
+            kept = self._bodies.get(game_id)
         return kept[1] if kept is not None and kept[0] == version else None
 
-    def keep(self, game_id: str, version: int, rounds: bytes) -> None:
-        """Keep the rounds, unless they alone would fill the cache."""
-        if len(rounds) + 1 > self._size:
+    def keep(self, game_id: str, version: int, body: games.ExportBody) -> None:
+        """Keep ``body``, unless it alone would fill the cache or a later version is kept."""
+        if _size_of(body) > self._size:
             return
         with self._lock:
-            kept = self._rounds.get(game_id)
+            kept = self._bodies.get(game_id)
             if kept is None or kept[0] <= version:
-                self._rounds[game_id] = (version, rounds)
+                self._bodies[game_id] = (version, body)
+
+
+def _size_of(body: games.ExportBody) -> int:
+    """What an export body counts against the cache's size: its bytes, and one for the entry."""
+    return len(body.game) + len(body.rounds) + 1
 
 
 def init_rendered_games(app: Flask) -> None:
-    """Give ``app`` its caches of game bodies and exports' rounds (a size of 0 turns one off)."""
+    """Give ``app`` its caches of game bodies and export bodies (a size of 0 turns one off)."""
     app.extensions[EXTENSION] = RenderedGames(int(app.config["GAME_CACHE_SIZE"]))
     app.extensions[EXPORTS_EXTENSION] = KeptExports(int(app.config["EXPORT_CACHE_SIZE"]))
 
 
 def kept_exports() -> KeptExports:
-    """The current app's exports' rounds."""
+    """The current app's kept export bodies."""
     kept: KeptExports = current_app.extensions[EXPORTS_EXTENSION]
     return kept
 

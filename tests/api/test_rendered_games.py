@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from scorekeeper import create_app
 from scorekeeper.api.rendered import KeptExports, RenderedGame, RenderedGames
 from scorekeeper.extensions import db
+from scorekeeper.games import ExportBody
 
 from ..conftest import TableActions, app_on_empty_database, counted_statements
 
@@ -134,24 +135,49 @@ def test_a_kept_export_is_the_same_document_but_for_when_it_was_made(table):
     assert len(first["rounds"]) == 3
 
 
+def body(size: int, fill: bytes = b"x") -> ExportBody:
+    """An export body of ``size`` bytes (and one for its entry) as the cache counts it."""
+    return ExportBody(game=fill * (size // 2), rounds=fill * (size - size // 2 - 1))
+
+
 def test_exports_are_kept_within_their_size():
     kept = KeptExports(100)
-    kept.keep("a", 1, b"x" * 60)
-    kept.keep("b", 1, b"y" * 30)
-    assert kept.get("a", 1) == b"x" * 60
-    kept.keep("c", 1, b"z" * 30)  # 60 + 30 + 30 is over 100: "b" was read least recently
+    kept.keep("a", 1, body(60, b"a"))
+    kept.keep("b", 1, body(30, b"b"))
+    assert kept.get("a", 1) == body(60, b"a")
+    kept.keep("c", 1, body(30, b"c"))  # 60 + 30 + 30 is over 100: "b" was read least recently
     assert kept.get("b", 1) is None
-    assert kept.get("a", 1) == b"x" * 60
-    kept.keep("d", 1, b"w" * 200)  # larger than the whole cache: not kept, nothing evicted
+    assert kept.get("a", 1) == body(60, b"a")
+    kept.keep("d", 1, body(200, b"d"))  # larger than the whole cache: not kept, nothing evicted
     assert kept.get("d", 1) is None
-    assert kept.get("a", 1) == b"x" * 60
+    assert kept.get("a", 1) == body(60, b"a")
     assert kept.get("a", 2) is None
+
+
+def test_an_older_export_body_does_not_replace_a_newer_one():
+    kept = KeptExports(100)
+    kept.keep("a", 5, body(10, b"5"))
+    kept.keep("a", 4, body(10, b"4"))
+    assert kept.get("a", 5) == body(10, b"5")
+    assert kept.get("a", 4) is None
 
 
 def test_export_size_zero_keeps_nothing():
     kept = KeptExports(0)
-    kept.keep("a", 1, b"")
+    kept.keep("a", 1, ExportBody(b"", b""))
     assert kept.get("a", 1) is None
+
+
+def test_a_kept_export_is_sent_after_reading_the_version_alone(app, table):
+    table.create()
+    table.jhyap(0, 0, 5, 7)
+    first = export_of(table)
+    with counted_statements(app) as statements:
+        again = export_of(table)
+    assert [sql.split(None, 1)[0].upper() for sql, _ in statements] == ["SELECT"]
+    assert "version" in statements[0][0].lower() and "players" not in statements[0][0].lower()
+    first.pop("exported_at"), again.pop("exported_at")
+    assert again == first
 
 
 def test_an_export_is_one_snapshot_even_if_a_round_lands_while_it_is_read(
