@@ -76,7 +76,7 @@ def ping_idle_connections(engine: Engine, idle_seconds: float) -> None:
     """Ping a server connection as it leaves the pool if it sat there ``idle_seconds`` or more.
 
     SQLAlchemy's ``pool_pre_ping`` pings at every checkout: a round trip that
-    cost a third of a GET's CPU on PostgreSQL. A connection back in use within
+    cost a quarter of a GET's CPU on PostgreSQL. A connection back in use within
     ``idle_seconds`` is taken as alive; if the server went away in that time,
     the first statement fails, the request is answered 500 ("nothing was
     changed") and the pool is emptied (``_forget_dead_connections``), so each

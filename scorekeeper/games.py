@@ -733,7 +733,7 @@ def _check_final_standing(rules: Ruleset, state: GameState, exported: Mapping[st
 
 
 def _store_replayed(table: Table[Game], old_ids: list[int], replayed: list[ReplayedRound]) -> None:
-    """Insert the replayed rounds of a new game in one statement, with its new player ids."""
+    """Insert a new game's replayed rounds in one statement, with new player ids; set its state."""
     to_new = dict(zip(old_ids, (player.id for player in table.game.players), strict=True))
     now = utcnow()
     if replayed:

@@ -130,7 +130,7 @@ def dry_run_requested() -> bool:
     """Whether the query asks for a dry run (``?dry_run=true``).
 
     Read with the schema only when there is a query: most requests have none,
-    and webargs' parser costs a tenth of a recorded round.
+    and webargs' parser cost a twentieth of a recorded round.
     """
     if not request.args:
         return False
