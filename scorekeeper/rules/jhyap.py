@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import GameState, OptionSpec, Player, RoundOutcome, Ruleset, is_integer
+from .base import GameState, OptionSpec, RoundOutcome, Ruleset, is_integer
 from .cards import Card, face_value, parse_card
 from .errors import RuleError
 
