@@ -261,7 +261,7 @@ def recorded_statements(engine: Engine) -> Iterator[list[tuple[str, Any]]]:
     """The statements ``engine``'s connections send while the block runs, with their parameters.
 
     Recorded at the driver (SQLite's trace callback, psycopg's cursor), so a
-    ``DriverQuery`` counts as much as a statement sent through SQLAlchemy. On
+    ``DriverStatement`` counts as much as a statement sent through SQLAlchemy. On
     SQLite the text has the parameters in it (and ``()`` as parameters),
     ``BEGIN`` and ``COMMIT`` included; psycopg begins and commits by itself.
     A server's ping of an idle connection is not recorded: it runs before the checkout.
