@@ -23,15 +23,8 @@ with open(os.environ["SCOREKEEPER_BENCH_STUB_BODY"], encoding="utf-8") as stored
     RECORDED_ROUND = json.load(stored)
 
 
-def record_round(
-    game_id: str,
-    token: str,
-    body: Any,
-    *,
-    idempotency_key: str | None = None,
-    dry_run: bool = False,
-) -> Answer:
-    """The answer of a recorded round, without recording one."""
+def record_round(game_id: str, *arguments: Any, **options: Any) -> Answer:
+    """The answer of a recorded round, without recording one (takes what ``record_round`` takes)."""
     return Answer(201, RECORDED_ROUND, games.round_location(game_id, RECORDED_ROUND["number"]))
 
 
