@@ -27,7 +27,10 @@ class Scorekeeper(Flask):
         """``Flask.ensure_sync``, worked out once per function."""
         # Flask and flask-smorest ask it of every hook and view at every request, and
         # each answer inspects the function's code flags: 3 % of a GET's instructions.
-        known = self._synchronous.get(func)
+        try:
+            known = self._synchronous.get(func)
+        except TypeError:  # an unhashable callable: asked afresh each time
+            return super().ensure_sync(func)
         if known is None:
             known = super().ensure_sync(func)
             if len(self._synchronous) < KNOWN_FUNCTIONS_LIMIT:

@@ -33,6 +33,22 @@ def test_an_async_function_is_never_taken_for_a_synchronous_one(app: Flask) -> N
                 app.ensure_sync(view)
 
 
+class UnhashableView:
+    """A callable object that cannot be a dict key (``__eq__`` without ``__hash__``)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, UnhashableView)
+
+    def __call__(self) -> str:
+        return "ok"
+
+
+def test_an_unhashable_callable_is_still_run_as_it_is(app: Flask) -> None:
+    view = UnhashableView()
+    assert app.ensure_sync(view) is view
+    assert app.ensure_sync(view)() == "ok"
+
+
 def test_what_is_remembered_is_bounded(app: Flask) -> None:
     functions = [lambda: None for _ in range(KNOWN_FUNCTIONS_LIMIT + 10)]
     for function in functions:
