@@ -15,6 +15,7 @@ writes ``results/results-<time>-stubbed-domain.md``. About 2 minutes.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import shutil
 import tempfile
@@ -45,8 +46,6 @@ ROWS = {
 
 def recorded_round_body(port: int, game: Any, workdir: Path) -> Path:
     """Record one real round in a spare game; the file holding its answer's body."""
-    import http.client
-
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
         connection.request(
