@@ -19,6 +19,7 @@ valgrind (Debian package ``valgrind``); takes 1-2 minutes per scenario.
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
@@ -103,6 +104,7 @@ def worker(scenario: str, count: int, rate_limits: bool) -> None:
             db.session.remove()
         entry = totals_entry if scenario == "c" else cards_entry
         bodies = [json.dumps(entry(target.player_ids, 0)).encode() for target in posted]
+        gc.freeze()  # as gunicorn's master does before forking a worker (gunicorn_config.pre_fork)
         sys.stdout = open(os.devnull, "w")  # the request log  # noqa: SIM115
 
         def request(index: int) -> str:
