@@ -129,8 +129,14 @@ def instructions(scenario: str, count: int, rate_limits: bool) -> int:
     """Instructions valgrind counts for a worker process sending ``count`` requests."""
     result = subprocess.run(
         [
-            "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-            sys.executable, __file__, "--worker", scenario, str(count),
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            "--worker",
+            scenario,
+            str(count),
             *(["--rate-limits"] if rate_limits else []),
         ],
         capture_output=True,

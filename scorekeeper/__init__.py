@@ -91,7 +91,11 @@ def configure_database(app: Flask) -> None:
     if url.startswith("sqlite"):
         options["connect_args"] = {"timeout": 30}
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
-    app.config["RATELIMIT_ENABLED"] = str(app.config["RATE_LIMITS"]).lower() not in {"off", "false", "0"}
+    app.config["RATELIMIT_ENABLED"] = str(app.config["RATE_LIMITS"]).lower() not in {
+        "off",
+        "false",
+        "0",
+    }
     app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]
     app.config["RATELIMIT_HEADERS_ENABLED"] = True
 

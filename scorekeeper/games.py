@@ -116,10 +116,19 @@ class GameRow:
 # text and decoded once rather than once per row.
 READ_GAME_SELECT = (
     select(
-        Game.id, Game.ruleset, Game.name, cast(Game.options, Text).label("options"),
-        Game.first_dealer, Game.first_starter, cast(Game.state, Text).label("state"),
-        Game.version, Game.created_at, Game.updated_at,
-        Player.id.label("player_id"), Player.name.label("player_name"), Player.seat,
+        Game.id,
+        Game.ruleset,
+        Game.name,
+        cast(Game.options, Text).label("options"),
+        Game.first_dealer,
+        Game.first_starter,
+        cast(Game.state, Text).label("state"),
+        Game.version,
+        Game.created_at,
+        Game.updated_at,
+        Player.id.label("player_id"),
+        Player.name.label("player_name"),
+        Player.seat,
     )
     .join(Player, Player.game_id == Game.id)
     .where(Game.id == bindparam("game_id"))
@@ -224,9 +233,13 @@ def _check_token(token: str, token_hash: str) -> None:
 def lock_game(game_id: str, token: str) -> Table[Game]:
     """Open a write transaction on a game, holding its lock, after checking the token."""
     _begin_write(game_id)
-    game = db.session.scalars(
-        select(Game).options(WITH_PLAYERS).where(Game.id == game_id).with_for_update(of=Game)
-    ).unique().first()
+    game = (
+        db.session.scalars(
+            select(Game).options(WITH_PLAYERS).where(Game.id == game_id).with_for_update(of=Game)
+        )
+        .unique()
+        .first()
+    )
     if game is None:
         raise NotFound("There is no game with this id.")
     _check_token(token, game.token_hash)
@@ -417,8 +430,13 @@ def _score_and_store(
     transaction.execute(
         INSERT_ROUND,
         {
-            "game_id": game_id, "number": expected, "entry": data, "result": outcome.result,
-            "state_after": state_after, "created_at": now, "updated_at": now,
+            "game_id": game_id,
+            "number": expected,
+            "entry": data,
+            "result": outcome.result,
+            "state_after": state_after,
+            "created_at": now,
+            "updated_at": now,
         },
     )
     transaction.execute(
@@ -429,8 +447,12 @@ def _score_and_store(
         transaction.execute(
             INSERT_IDEMPOTENCY_KEY,
             {
-                "game_id": game_id, "key": idempotency_key, "request_hash": fingerprint,
-                "status": answer.status, "body": answer.body, "location": answer.location,
+                "game_id": game_id,
+                "key": idempotency_key,
+                "request_hash": fingerprint,
+                "status": answer.status,
+                "body": answer.body,
+                "location": answer.location,
                 "created_at": now,
             },
         )
@@ -492,16 +514,16 @@ def _state_before(table: Table[Any], number: int) -> GameState:
     return table.rules.state_from_dict(state_after)
 
 
-def correct_round(game_id: str, token: str, number: int, body: Any, *, dry_run: bool = False) -> Answer:
+def correct_round(
+    game_id: str, token: str, number: int, body: Any, *, dry_run: bool = False
+) -> Answer:
     """Replace round ``number``'s entry and score it and every later round again."""
     table = lock_game(game_id, token)
     data = entry_schemas[table.rules.name].load(body)
     _existing_round_number(table, number)
     state = _state_before(table, number)
     rounds = db.session.scalars(
-        select(Round)
-        .where(Round.game_id == game_id, Round.number >= number)
-        .order_by(Round.number)
+        select(Round).where(Round.game_id == game_id, Round.number >= number).order_by(Round.number)
     ).all()
     now = utcnow()
     corrected: dict[str, Any] = {}
@@ -629,7 +651,9 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
     if sorted(player["seat"] for player in players) != list(range(len(players))) or len(
         set(old_ids)
     ) != len(old_ids):
-        raise Invalid("The export's players need distinct ids and seats 0, 1, 2...", code="invalid_import")
+        raise Invalid(
+            "The export's players need distinct ids and seats 0, 1, 2...", code="invalid_import"
+        )
     rules_class = get_ruleset(exported["ruleset"])
     setup = exported["setup"]
     try:
@@ -645,7 +669,9 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
         )
         # The export's own player ids, so that its rounds replay and compare as they are.
         seated = zip(old_ids, data["players"], strict=True)
-        rules = rules_class([SeatedPlayer(old_id, name) for old_id, name in seated], data["options"])
+        rules = rules_class(
+            [SeatedPlayer(old_id, name) for old_id, name in seated], data["options"]
+        )
         first_state = rules.start(data["dealer"], data["starter"])
     except ValidationError as error:
         messages = error.normalized_messages()
@@ -655,7 +681,9 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
             code="invalid_import",
         ) from None
     except RuleError as error:
-        raise Invalid(f"The export's game cannot be set up: {error.message}", code="invalid_import") from None
+        raise Invalid(
+            f"The export's game cannot be set up: {error.message}", code="invalid_import"
+        ) from None
     replayed = _replay_export(rules, first_state, document["rounds"], exported)
 
     _open_write_transaction()
@@ -693,7 +721,9 @@ def _replay_export(
         except ValidationError:
             raise Invalid(f"{where} has a malformed entry.", code="invalid_import") from None
         except RuleError as error:
-            raise Invalid(f"{where} does not replay: {error.message}", code="invalid_import") from None
+            raise Invalid(
+                f"{where} does not replay: {error.message}", code="invalid_import"
+            ) from None
         recorded = {key: value for key, value in item["round"].items() if key != "created_at"}
         if outcome.result != recorded:
             raise Invalid(
@@ -710,8 +740,16 @@ def _check_final_standing(rules: Ruleset, state: GameState, exported: Mapping[st
     """Refuse an export whose game does not stand as its replayed rounds leave it."""
     now = utcnow()
     game = GameRow(
-        id="", ruleset=rules.name, name="", options=rules.options, first_dealer=0, first_starter=0,
-        state={}, version=0, created_at=now, updated_at=now,
+        id="",
+        ruleset=rules.name,
+        name="",
+        options=rules.options,
+        first_dealer=0,
+        first_starter=0,
+        state={},
+        version=0,
+        created_at=now,
+        updated_at=now,
         players=tuple(
             PlayerRow(player.id, player.name, seat) for seat, player in enumerate(rules.players)
         ),

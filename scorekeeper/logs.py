@@ -51,8 +51,10 @@ def _write(line: str) -> None:
     when another handler or a filter may want it.
     """
     handlers = logger.handlers
-    if len(handlers) == 1 and isinstance(handlers[0], _StdoutHandler) and not (
-        logger.filters or handlers[0].filters
+    if (
+        len(handlers) == 1
+        and isinstance(handlers[0], _StdoutHandler)
+        and not (logger.filters or handlers[0].filters)
     ):
         if handlers[0].level <= logging.INFO:  # what the handler would write, and flush
             sys.stdout.write(line + "\n")

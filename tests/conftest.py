@@ -61,7 +61,9 @@ def database_url(tmp_path: Any, server_database_url: str | None) -> str:
 @contextmanager
 def app_on_empty_database(database_url: str, **config: Any) -> Iterator[Flask]:
     """An app with ``config`` (rate limits off unless given) on a freshly created schema."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "RATE_LIMITS": "off", **config})
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": database_url, "RATE_LIMITS": "off", **config}
+    )
     with app.app_context():
         db.drop_all()
         db.create_all()
@@ -148,7 +150,9 @@ class TableActions:
         self.token = self.game.pop("token")
         return self.game
 
-    def jhyap_entry(self, caller: int, totals: Sequence[int | Sequence[str] | None]) -> dict[str, Any]:
+    def jhyap_entry(
+        self, caller: int, totals: Sequence[int | Sequence[str] | None]
+    ) -> dict[str, Any]:
         """A Jhyap entry: ``caller`` is a seat; ``totals`` by seat (``None`` skips an eliminated seat;
         a list gives the hand as cards)."""
         hands = []
@@ -156,12 +160,16 @@ class TableActions:
             if total is None:
                 continue
             key = "total" if isinstance(total, int) else "cards"
-            hands.append({"player": self.players[seat], key: total if key == "total" else list(total)})
+            hands.append(
+                {"player": self.players[seat], key: total if key == "total" else list(total)}
+            )
         return {"caller": self.players[caller], "hands": hands}
 
     def trick_entry(self, plays: Sequence[tuple[int, str]]) -> dict[str, Any]:
         """A Twenty Two entry from (seat, card) pairs in the order played."""
-        return {"last_trick": [{"player": self.players[seat], "card": card} for seat, card in plays]}
+        return {
+            "last_trick": [{"player": self.players[seat], "card": card} for seat, card in plays]
+        }
 
     def post_round(self, entry: dict[str, Any], **headers: str) -> Any:
         """POST a round entry; return the response."""

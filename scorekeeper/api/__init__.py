@@ -73,7 +73,11 @@ def register_api(app: Flask) -> None:
         api.spec.components.schema(name, schema=schema)
     api.spec.components.security_scheme(
         "bearerAuth",
-        {"type": "http", "scheme": "bearer", "description": "The token returned when the game was created."},
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The token returned when the game was created.",
+        },
     )
     api.register_blueprint(views.blp)
     api.register_blueprint(views.spec_blp)

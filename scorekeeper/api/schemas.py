@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import (
+    EXCLUDE,
+    INCLUDE,
+    Schema,
+    ValidationError,
+    fields,
+    validate,
+    validates_schema,
+)
 
 from ..rules import RULESETS
 
@@ -58,7 +66,11 @@ class GameCreateSchema(Schema):
         validate=validate.Length(min=1, max=20),
         metadata={"description": "Names in clockwise seating order."},
     )
-    dealer = Integer(allow_none=True, load_default=None, metadata={"description": "Seat of round 1's dealer; random if absent."})
+    dealer = Integer(
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "Seat of round 1's dealer; random if absent."},
+    )
     starter = Integer(
         allow_none=True,
         load_default=None,
@@ -104,7 +116,9 @@ class JhyapEntrySchema(Schema):
     """A Jhyap round: the caller and every active player's hand."""
 
     caller = Integer(required=True)
-    hands = fields.List(fields.Nested(JhyapHandSchema), required=True, validate=validate.Length(max=20))
+    hands = fields.List(
+        fields.Nested(JhyapHandSchema), required=True, validate=validate.Length(max=20)
+    )
 
 
 class JhyapRoundPostSchema(JhyapEntrySchema):
@@ -152,7 +166,9 @@ class DryRunQuerySchema(Schema):
 
     dry_run = fields.Boolean(
         load_default=False,
-        metadata={"description": "Validate and score the round without recording it (answers 200)."},
+        metadata={
+            "description": "Validate and score the round without recording it (answers 200)."
+        },
     )
 
 

@@ -43,8 +43,14 @@ blp.before_request(parse_json_body)
 
 IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,255}")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-ROUND_BODY = {"required": True, "content": {"application/json": {"schema": one_of(ROUND_POST_SCHEMA_NAMES)}}}
-ENTRY_BODY = {"required": True, "content": {"application/json": {"schema": one_of(ENTRY_SCHEMA_NAMES)}}}
+ROUND_BODY = {
+    "required": True,
+    "content": {"application/json": {"schema": one_of(ROUND_POST_SCHEMA_NAMES)}},
+}
+ENTRY_BODY = {
+    "required": True,
+    "content": {"application/json": {"schema": one_of(ENTRY_SCHEMA_NAMES)}},
+}
 ROUND_RESPONSE = one_of(ROUND_SCHEMA_NAMES)
 BEARER = [{"bearerAuth": []}]
 NO_CONTENT = {"204": {"description": "Done; no body."}}
@@ -210,14 +216,24 @@ def delete_game(game_id: str) -> Response:
             "in": "header",
             "name": "Idempotency-Key",
             "required": False,
-            "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7e]+$"},
+            "schema": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255,
+                "pattern": "^[\\x20-\\x7e]+$",
+            },
             "description": "Resending with the same key and body replays the first answer.",
         },
         DRY_RUN_PARAMETER,
     ],
 )
 @blp.response(201, ROUND_RESPONSE, headers={"Location": {"schema": {"type": "string"}}})
-@blp.alt_response(200, schema=ROUND_RESPONSE, description="Dry run: the round as it would be scored.", success=True)
+@blp.alt_response(
+    200,
+    schema=ROUND_RESPONSE,
+    description="Dry run: the round as it would be scored.",
+    success=True,
+)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(responses={201: {"links": links.RECORDED_ROUND}})
 def record_round(game_id: str) -> Response:
@@ -231,7 +247,14 @@ def record_round(game_id: str) -> Response:
 
 
 @blp.route("/games/<gameid:game_id>/rounds", methods=["GET"])
-@blp.response(200, {"type": "object", "properties": {"rounds": {"type": "array", "items": ROUND_RESPONSE}}, "required": ["rounds"]})
+@blp.response(
+    200,
+    {
+        "type": "object",
+        "properties": {"rounds": {"type": "array", "items": ROUND_RESPONSE}},
+        "required": ["rounds"],
+    },
+)
 def list_rounds(game_id: str) -> Response:
     """List the rounds played."""
     return answer({"rounds": games.list_rounds(game_id)})
@@ -313,7 +336,10 @@ def health() -> Response:
 
 @spec_blp.route("/openapi.yaml", methods=["GET"])
 @spec_blp.response(
-    200, {"type": "object"}, content_type="application/yaml", description="The OpenAPI 3.1 document."
+    200,
+    {"type": "object"},
+    content_type="application/yaml",
+    description="The OpenAPI 3.1 document.",
 )
 def openapi_document() -> Response:
     """Read this API's OpenAPI document."""

@@ -236,7 +236,9 @@ class Ruleset(ABC, Generic[Entry]):
             resolved["halve_at"] = sorted(resolved["halve_at"])
         return resolved
 
-    def _option_problem(self, spec: OptionSpec, value: Any, options: Mapping[str, Any]) -> str | None:
+    def _option_problem(
+        self, spec: OptionSpec, value: Any, options: Mapping[str, Any]
+    ) -> str | None:
         """Why ``value`` is not allowed for ``spec``, or ``None`` if it is."""
         maximum = self.option_maximum(spec, options)
         if spec.kind == "choice":
@@ -399,7 +401,8 @@ class Ruleset(ABC, Generic[Entry]):
         """
         number = state.rounds_played + 1
         out = tuple(
-            number if seat in eliminated else was for seat, was in enumerate(state.eliminated_in_round)
+            number if seat in eliminated else was
+            for seat, was in enumerate(state.eliminated_in_round)
         )
         still_active = [seat for seat, o in enumerate(out) if o is None]
         if len(still_active) == 1:

@@ -47,7 +47,9 @@ class Jhyap(Ruleset[JhyapEntry]):
     chooses_starter = True
     option_specs = (
         OptionSpec("call_limit", "Highest hand total that may call Jhyap.", 5, "integer", 0, 50),
-        OptionSpec("caller_penalty", "Points added to a caller who is beaten.", 30, "integer", 0, 1000),
+        OptionSpec(
+            "caller_penalty", "Points added to a caller who is beaten.", 30, "integer", 0, 1000
+        ),
         OptionSpec(
             "caller_tie",
             "Who wins a tie between the caller and the lowest other hand.",
@@ -203,7 +205,9 @@ class Jhyap(Ruleset[JhyapEntry]):
             try:
                 parsed = [parse_card(code) for code in hand.cards]
             except RuleError as error:
-                raise fail(f"In {name}'s hand: {error.message}", "Not a card code.", "cards") from None
+                raise fail(
+                    f"In {name}'s hand: {error.message}", "Not a card code.", "cards"
+                ) from None
             totals[seat] = sum(card_value(card) for card in parsed)
             cards[seat] = [card.code for card in parsed]
             deck_use.update(cards[seat])
@@ -240,7 +244,9 @@ class Jhyap(Ruleset[JhyapEntry]):
             )
         return caller
 
-    def _next_turns(self, state: GameState, dealer: int, totals: Mapping[int, int]) -> tuple[int, int]:
+    def _next_turns(
+        self, state: GameState, dealer: int, totals: Mapping[int, int]
+    ) -> tuple[int, int]:
         """Rules 1 and 7: the next dealer and the next starter (seats)."""
         next_dealer = self.next_active_seat(state, dealer)
         contenders = [seat for seat in totals if state.is_active(seat)]
@@ -251,4 +257,3 @@ class Jhyap(Ruleset[JhyapEntry]):
             if seat in contenders and totals[seat] == lowest
         )
         return next_dealer, next_starter
-

@@ -57,7 +57,12 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
     state_class = TwentyTwoState
     option_specs = (
         OptionSpec(
-            "elimination_limit", "A running total this high or higher eliminates.", 22, "integer", 1, 1000
+            "elimination_limit",
+            "A running total this high or higher eliminates.",
+            22,
+            "integer",
+            1,
+            1000,
         ),
         OptionSpec("first_deal", "Cards dealt to each player in round 1.", 7, "integer", 1, 26),
         OptionSpec(

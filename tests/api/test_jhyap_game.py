@@ -324,9 +324,7 @@ def test_caller_loses_game_to_a_shared_win(table):
 
 def test_last_active_player_wins_and_the_deal_skips_the_eliminated(table):
     """Three players, elimination_limit 10 and no halving: a single winner."""
-    table.create(
-        players=PLAYERS[:3], dealer=A, starter=B, elimination_limit=10, halve_at=[]
-    )
+    table.create(players=PLAYERS[:3], dealer=A, starter=B, elimination_limit=10, halve_at=[])
     ids = table.players
 
     # Round 1: dealer A, starter B. C calls with 1; A 4, B 11: success, C scores 0.

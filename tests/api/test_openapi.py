@@ -86,7 +86,9 @@ def response_schema(spec: dict[str, Any], path: str, method: str, status: int) -
 
 def assert_conforms(spec, path, method, response) -> None:
     """The response body matches its documented schema."""
-    OAS31Validator(response_schema(spec, path, method, response.status_code)).validate(response.json)
+    OAS31Validator(response_schema(spec, path, method, response.status_code)).validate(
+        response.json
+    )
 
 
 @pytest.mark.parametrize("ruleset", ["jhyap", "twenty-two"])
@@ -123,4 +125,6 @@ def test_responses_conform_to_the_spec(table, client, committed, ruleset):
     for method, url in [("get", "/api/v1/games/nope"), ("post", "/api/v1/games")]:
         response = getattr(client, method)(url, json={} if method == "post" else None)
         assert response.status_code >= 400
-        assert_conforms(committed, "/api/v1/games" + ("/{game_id}" if method == "get" else ""), method, response)
+        assert_conforms(
+            committed, "/api/v1/games" + ("/{game_id}" if method == "get" else ""), method, response
+        )

@@ -77,7 +77,10 @@ TRICKS = [
 EXPECTED: dict[str, list[dict[str, Any]]] = {
     "tied": [
         {
-            "dealer": ASHA, "starter": BIKASH, "cards_each": 7, "takers": [CHANDRA],
+            "dealer": ASHA,
+            "starter": BIKASH,
+            "cards_each": 7,
+            "takers": [CHANDRA],
             "results": {
                 ASHA: ("9D", 0, 0, 0, False),
                 BIKASH: ("5H", 0, 0, 0, False),
@@ -87,7 +90,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [[], [], ["AS"]],
         },
         {
-            "dealer": CHANDRA, "starter": ASHA, "cards_each": 11, "takers": [ASHA, BIKASH],
+            "dealer": CHANDRA,
+            "starter": ASHA,
+            "cards_each": 11,
+            "takers": [ASHA, BIKASH],
             "results": {
                 ASHA: ("KH", 10, 0, 10, False),
                 BIKASH: ("KC", 10, 0, 10, False),
@@ -97,7 +103,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [["KH"], ["KC"], ["AS"]],
         },
         {
-            "dealer": BIKASH, "starter": CHANDRA, "cards_each": 10, "takers": [ASHA],
+            "dealer": BIKASH,
+            "starter": CHANDRA,
+            "cards_each": 10,
+            "takers": [ASHA],
             "results": {
                 ASHA: ("QD", 10, 10, 20, False),
                 BIKASH: ("7C", 0, 10, 10, False),
@@ -107,7 +116,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [["KH", "QD"], ["KC"], ["AS"]],
         },
         {
-            "dealer": ASHA, "starter": BIKASH, "cards_each": 10, "takers": [BIKASH],
+            "dealer": ASHA,
+            "starter": BIKASH,
+            "cards_each": 10,
+            "takers": [BIKASH],
             "results": {
                 ASHA: ("6S", 0, 20, 20, False),
                 BIKASH: ("9D", 9, 10, 19, False),
@@ -117,7 +129,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [["KH", "QD"], ["KC", "9D"], ["AS"]],
         },
         {
-            "dealer": BIKASH, "starter": CHANDRA, "cards_each": 9, "takers": [CHANDRA],
+            "dealer": BIKASH,
+            "starter": CHANDRA,
+            "cards_each": 9,
+            "takers": [CHANDRA],
             "results": {
                 ASHA: ("3C", 0, 20, 20, False),
                 BIKASH: ("5D", 0, 19, 19, False),
@@ -127,7 +142,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [["KH", "QD"], ["KC", "9D"], ["AS", "AH"]],
         },
         {
-            "dealer": CHANDRA, "starter": ASHA, "cards_each": 11, "takers": [ASHA, BIKASH],
+            "dealer": CHANDRA,
+            "starter": ASHA,
+            "cards_each": 11,
+            "takers": [ASHA, BIKASH],
             "results": {
                 ASHA: ("3H", 3, 20, 23, True),
                 BIKASH: ("3D", 3, 19, 22, True),
@@ -138,7 +156,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
     ],
     "all": [
         {
-            "dealer": ASHA, "starter": BIKASH, "cards_each": 7, "takers": [CHANDRA],
+            "dealer": ASHA,
+            "starter": BIKASH,
+            "cards_each": 7,
+            "takers": [CHANDRA],
             "results": {
                 ASHA: ("9D", 0, 0, 0, False),
                 BIKASH: ("5H", 0, 0, 0, False),
@@ -148,7 +169,9 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [[], [], ["AS"]],
         },
         {
-            "dealer": CHANDRA, "starter": ASHA, "cards_each": 11,
+            "dealer": CHANDRA,
+            "starter": ASHA,
+            "cards_each": 11,
             "takers": [ASHA, BIKASH, CHANDRA],
             "results": {
                 ASHA: ("KH", 10, 0, 10, False),
@@ -159,7 +182,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [["KH"], ["KC"], ["AS", "4D"]],
         },
         {
-            "dealer": BIKASH, "starter": CHANDRA, "cards_each": 10, "takers": [ASHA],
+            "dealer": BIKASH,
+            "starter": CHANDRA,
+            "cards_each": 10,
+            "takers": [ASHA],
             "results": {
                 ASHA: ("QD", 10, 10, 20, False),
                 BIKASH: ("7C", 0, 10, 10, False),
@@ -169,7 +195,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [["KH", "QD"], ["KC"], ["AS", "4D"]],
         },
         {
-            "dealer": ASHA, "starter": BIKASH, "cards_each": 10, "takers": [BIKASH],
+            "dealer": ASHA,
+            "starter": BIKASH,
+            "cards_each": 10,
+            "takers": [BIKASH],
             "results": {
                 ASHA: ("6S", 0, 20, 20, False),
                 BIKASH: ("9D", 9, 10, 19, False),
@@ -179,7 +208,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [["KH", "QD"], ["KC", "9D"], ["AS", "4D"]],
         },
         {
-            "dealer": BIKASH, "starter": CHANDRA, "cards_each": 9, "takers": [CHANDRA],
+            "dealer": BIKASH,
+            "starter": CHANDRA,
+            "cards_each": 9,
+            "takers": [CHANDRA],
             "results": {
                 ASHA: ("3C", 0, 20, 20, False),
                 BIKASH: ("5D", 0, 19, 19, False),
@@ -189,7 +221,10 @@ EXPECTED: dict[str, list[dict[str, Any]]] = {
             "piles": [["KH", "QD"], ["KC", "9D"], ["AS", "4D", "AH"]],
         },
         {
-            "dealer": CHANDRA, "starter": ASHA, "cards_each": 11, "takers": [ASHA, BIKASH],
+            "dealer": CHANDRA,
+            "starter": ASHA,
+            "cards_each": 11,
+            "takers": [ASHA, BIKASH],
             "results": {
                 ASHA: ("3H", 3, 20, 23, True),
                 BIKASH: ("3D", 3, 19, 22, True),

@@ -617,7 +617,9 @@ def test_validation_joker_is_rejected(round_two, joker):
 def test_validation_duplicate_card_in_the_trick(round_two, first, second):
     game, state = round_two
     error = raises_rule_error(game, state, (CAS, first), (ANA, "2C"), (BEN, second))
-    assert error.message == f"{first} was played twice, by Cas and Ben; a deck has one of each card."
+    assert (
+        error.message == f"{first} was played twice, by Cas and Ben; a deck has one of each card."
+    )
     assert error.details == {"last_trick": {"2": {"card": ["Already in this trick."]}}}
 
 
@@ -657,9 +659,7 @@ def test_validation_missing_player(round_two):
 @pytest.mark.parametrize("stranger", [99, DEE, 0, True, "12"])
 def test_validation_extra_unknown_player(round_two, stranger):
     game, state = round_two
-    error = raises_rule_error(
-        game, state, (CAS, "2C"), (ANA, "3C"), (BEN, "4C"), (stranger, "5C")
-    )
+    error = raises_rule_error(game, state, (CAS, "2C"), (ANA, "3C"), (BEN, "4C"), (stranger, "5C"))
     assert error.message == f"Player {stranger} is not at this table."
     assert error.details == {"last_trick": {"3": {"player": ["Not a player in this game."]}}}
 

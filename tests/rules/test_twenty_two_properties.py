@@ -97,7 +97,8 @@ def scripts(draw) -> Script:
         trick = list(zip(order, cards, strict=True))
         raw = {
             "last_trick": [
-                {"player": players[seat].id, "card": draw(st.sampled_from(SPELLINGS[code]))} for seat, code in trick
+                {"player": players[seat].id, "card": draw(st.sampled_from(SPELLINGS[code]))}
+                for seat, code in trick
             ]
         }
         outcome = game.play(state, game.parse_entry(raw))

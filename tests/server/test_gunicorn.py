@@ -31,7 +31,9 @@ def test_health_and_a_game_over_http(server):
     assert requests.get(f"{server}/api/v1/health", timeout=5).json() == {"status": "ok"}
     game, auth = new_game(server)
     url = f"{server}/api/v1/games/{game['id']}"
-    response = requests.post(f"{url}/rounds", json=entry(game, 2, [17, 14, 3]), headers=auth, timeout=10)
+    response = requests.post(
+        f"{url}/rounds", json=entry(game, 2, [17, 14, 3]), headers=auth, timeout=10
+    )
     assert response.status_code == 201
     assert response.headers["Location"] == f"/api/v1/games/{game['id']}/rounds/1"
     assert [p["score"] for p in requests.get(url, timeout=5).json()["players"]] == [17, 14, 0]
@@ -43,7 +45,12 @@ def test_same_round_number_from_many_phones_records_once(server):
     url = f"{server}/api/v1/games/{game['id']}/rounds"
     body = {**entry(game, 2, [17, 14, 3]), "number": 1}
     with ThreadPoolExecutor(max_workers=20) as pool:
-        statuses = list(pool.map(lambda _: requests.post(url, json=body, headers=auth, timeout=30).status_code, range(20)))
+        statuses = list(
+            pool.map(
+                lambda _: requests.post(url, json=body, headers=auth, timeout=30).status_code,
+                range(20),
+            )
+        )
     assert sorted(statuses) == [201] + [409] * 19
     assert len(requests.get(url, timeout=5).json()["rounds"]) == 1
 
@@ -55,7 +62,9 @@ def test_resends_with_one_idempotency_key_record_once_and_answer_alike(server):
     body = entry(game, 2, [17, 14, 3])
     with ThreadPoolExecutor(max_workers=20) as pool:
         answers = list(
-            pool.map(lambda _: requests.post(url, json=body, headers=headers, timeout=30), range(20))
+            pool.map(
+                lambda _: requests.post(url, json=body, headers=headers, timeout=30), range(20)
+            )
         )
     assert {answer.status_code for answer in answers} == {201}
     assert len({answer.content for answer in answers}) == 1

@@ -12,7 +12,9 @@ from scorekeeper.models import Game, Player
 from ..conftest import counted_statements
 
 SEAT_NAME = DriverStatement(
-    select(Player.name).where(Player.game_id == bindparam("game_id"), Player.seat == bindparam("seat"))
+    select(Player.name).where(
+        Player.game_id == bindparam("game_id"), Player.seat == bindparam("seat")
+    )
 )
 
 
@@ -41,7 +43,9 @@ def test_leaves_the_pooled_connection_transactional(app, table):
         with db.engine.connect() as connection:
             connection.execute(Player.__table__.update().values(name="Renamed"))
             connection.rollback()
-        assert SEAT_NAME.rows_alone(db.engine, {"seat": 0, "game_id": table.id}) == [{"name": "Asha"}]
+        assert SEAT_NAME.rows_alone(db.engine, {"seat": 0, "game_id": table.id}) == [
+            {"name": "Asha"}
+        ]
 
 
 def test_a_round_recorded_in_process_ends_the_sessions_earlier_read(app, table):

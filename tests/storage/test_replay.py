@@ -15,7 +15,11 @@ from scorekeeper.models import Round
 from scorekeeper.rules import RoundConflict, RuleError
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Firoz"]
-ALL_CARDS = [rank + suit for rank in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"] for suit in "SHDC"]
+ALL_CARDS = [
+    rank + suit
+    for rank in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    for suit in "SHDC"
+]
 
 
 def random_entry(table: games.Table, rng: random.Random) -> dict[str, Any]:
@@ -25,7 +29,10 @@ def random_entry(table: games.Table, rng: random.Random) -> dict[str, Any]:
         caller = rng.choice(active)
         limit = table.rules.options["call_limit"]
         hands = [
-            {"player": player, "total": rng.randint(0, limit) if player == caller else rng.randint(0, 50)}
+            {
+                "player": player,
+                "total": rng.randint(0, limit) if player == caller else rng.randint(0, 50),
+            }
             for player in active
         ]
         return {"caller": caller, "hands": hands}
@@ -39,7 +46,9 @@ def assert_stored_results_replay(game_id: str) -> None:
     """Replay every stored entry from round 1 and compare results and running state."""
     table = games.load_game(game_id)
     state = table.initial_state()
-    rounds = db.session.scalars(select(Round).where(Round.game_id == game_id).order_by(Round.number)).all()
+    rounds = db.session.scalars(
+        select(Round).where(Round.game_id == game_id).order_by(Round.number)
+    ).all()
     for expected_number, round_ in enumerate(rounds, start=1):
         assert round_.number == expected_number
         outcome = table.rules.play(state, table.rules.parse_entry(round_.entry))
@@ -49,7 +58,9 @@ def assert_stored_results_replay(game_id: str) -> None:
     assert state.to_dict() == table.game.state
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     ruleset=st.sampled_from(["jhyap", "twenty-two"]),
     players=st.integers(min_value=2, max_value=5),
@@ -57,12 +68,20 @@ def assert_stored_results_replay(game_id: str) -> None:
     corrections=st.integers(min_value=0, max_value=4),
     seed=st.integers(min_value=0, max_value=2**32),
 )
-def test_stored_results_equal_a_replay_of_the_entries(app, ruleset, players, rounds, corrections, seed):
+def test_stored_results_equal_a_replay_of_the_entries(
+    app, ruleset, players, rounds, corrections, seed
+):
     rng = random.Random(seed)
     options = {"elimination_limit": 60} if ruleset == "jhyap" else {}
     with app.app_context():
         table, token = games.create_game(
-            {"ruleset": ruleset, "players": NAMES[:players], "dealer": 0, "starter": 0 if ruleset == "jhyap" else None, "options": options}
+            {
+                "ruleset": ruleset,
+                "players": NAMES[:players],
+                "dealer": 0,
+                "starter": 0 if ruleset == "jhyap" else None,
+                "options": options,
+            }
         )
         game_id = table.game.id
         for _ in range(rounds):
