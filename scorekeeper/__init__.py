@@ -39,7 +39,7 @@ class Scorekeeper(Flask):
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``SCOREKEEPER_*`` environment variables, then ``test_config``."""
+    """Build the app: defaults, ``SCOREKEEPER_*`` environment variables, then ``test_config``."""
     app = Scorekeeper(__name__, instance_relative_config=True)
     app.config.from_mapping(
         DATABASE_URL=None,

@@ -227,7 +227,7 @@ class DriverTransaction:
 
 @contextmanager
 def driver_write_transaction(engine: Engine) -> Iterator[DriverTransaction]:
-    """A write transaction on a pooled driver connection: committed if the block ends, or rolled back.
+    """A write transaction on a pooled driver connection: commits if the block ends, or rolls back.
 
     On SQLite it waits in the writer queue and begins IMMEDIATE, as
     SQLAlchemy's ``write_lock`` transactions do; a server's driver begins by

@@ -66,7 +66,7 @@ class Player(db.Model):  # type: ignore[name-defined]
 
 
 class Round(db.Model):  # type: ignore[name-defined]
-    """One recorded round: the entry as accepted (source of truth), its result and the state after it."""
+    """One recorded round: its entry as accepted (source of truth), result and state after it."""
 
     __tablename__ = "rounds"
     __table_args__ = (UniqueConstraint("game_id", "number"),)

@@ -153,8 +153,8 @@ class TableActions:
     def jhyap_entry(
         self, caller: int, totals: Sequence[int | Sequence[str] | None]
     ) -> dict[str, Any]:
-        """A Jhyap entry: ``caller`` is a seat; ``totals`` by seat (``None`` skips an eliminated seat;
-        a list gives the hand as cards)."""
+        """A Jhyap entry: ``caller`` is a seat; ``totals`` by seat (``None`` skips an eliminated
+        seat; a list gives the hand as cards)."""
         hands = []
         for seat, total in enumerate(totals):
             if total is None:

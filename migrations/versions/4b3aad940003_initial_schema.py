@@ -6,8 +6,8 @@ Create Date: 2026-11-30 00:31:37.282574
 
 """
 
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "4b3aad940003"

@@ -20,7 +20,7 @@ NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
 
 
-def Integer(**kwargs: Any) -> fields.Integer:  # noqa: N802 - reads like a field class
+def Integer(**kwargs: Any) -> fields.Integer:  # capitalised: it reads like a field class
     """A JSON integer: numbers in strings, floats and booleans are refused."""
     return fields.Integer(strict=True, **kwargs)
 
@@ -159,7 +159,7 @@ round_post_schemas: dict[str, Schema] = {
 
 
 class DryRunQuerySchema(Schema):
-    """Query of ``POST .../rounds`` and ``PUT .../rounds/{number}``; other parameters are ignored."""
+    """Query of ``POST .../rounds`` and ``PUT .../rounds/{number}``, ignoring other parameters."""
 
     class Meta:
         unknown = EXCLUDE

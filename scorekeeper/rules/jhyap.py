@@ -176,20 +176,22 @@ class Jhyap(Ruleset[JhyapEntry]):
         totals: dict[int, int] = {}
         cards: dict[int, list[str]] = {}
         deck_use: Counter[str] = Counter()
+
+        def fail(index: int, message: str, problem: str, field_name: str = "total") -> RuleError:
+            return RuleError(message, {"hands": {str(index): {field_name: [problem]}}})
+
         for index, (hand, seat) in enumerate(zip(hands, seats, strict=True)):
             name = self.name_of(seat)
-
-            def fail(message: str, problem: str, field_name: str = "total") -> RuleError:
-                return RuleError(message, {"hands": {str(index): {field_name: [problem]}}})
-
             if (hand.total is None) == (hand.cards is None):
                 raise fail(
+                    index,
                     f"Give {name}'s hand as a total or as cards, not both or neither.",
                     "Give total or cards.",
                 )
             if hand.total is not None:
                 if not is_integer(hand.total) or not 0 <= hand.total <= MAX_HAND_TOTAL:
                     raise fail(
+                        index,
                         f"{name}'s hand total must be from 0 to {MAX_HAND_TOTAL}.",
                         f"Must be from 0 to {MAX_HAND_TOTAL}.",
                     )
@@ -198,6 +200,7 @@ class Jhyap(Ruleset[JhyapEntry]):
             assert hand.cards is not None
             if not 1 <= len(hand.cards) <= MAX_HAND_CARDS:
                 raise fail(
+                    index,
                     f"A hand holds 1 to {MAX_HAND_CARDS} cards; {name}'s has {len(hand.cards)}.",
                     f"Give 1 to {MAX_HAND_CARDS} cards.",
                     "cards",
@@ -206,7 +209,7 @@ class Jhyap(Ruleset[JhyapEntry]):
                 parsed = [parse_card(code) for code in hand.cards]
             except RuleError as error:
                 raise fail(
-                    f"In {name}'s hand: {error.message}", "Not a card code.", "cards"
+                    index, f"In {name}'s hand: {error.message}", "Not a card code.", "cards"
                 ) from None
             totals[seat] = sum(card_value(card) for card in parsed)
             cards[seat] = [card.code for card in parsed]

@@ -183,20 +183,23 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
         kept = {code: seat for seat, pile in enumerate(state.piles) for code in pile}
         seen: dict[str, int] = {}
         cards: list[Card] = []
+
+        def fail(index: int, message: str, problem: str) -> RuleError:
+            return RuleError(message, {"last_trick": {str(index): {"card": [problem]}}})
+
         for index, (play, seat) in enumerate(zip(plays, seats, strict=True)):
             name = self.name_of(seat)
-
-            def fail(message: str, problem: str) -> RuleError:
-                return RuleError(message, {"last_trick": {str(index): {"card": [problem]}}})
-
             try:
                 card = parse_card(play.card)
             except RuleError as error:
-                raise fail(f"{name}'s card: {error.message}", "Not a card code.") from None
+                raise fail(index, f"{name}'s card: {error.message}", "Not a card code.") from None
             if card.is_joker:
-                raise fail(f"{name} played a joker, but Twenty Two has no jokers.", "No jokers.")
+                raise fail(
+                    index, f"{name} played a joker, but Twenty Two has no jokers.", "No jokers."
+                )
             if card.code in seen:
                 raise fail(
+                    index,
                     f"{card.code} was played twice, by {self.name_of(seen[card.code])} and {name}; "
                     "a deck has one of each card.",
                     "Already in this trick.",
@@ -204,6 +207,7 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             if card.code in kept:
                 owner = self.name_of(kept[card.code])
                 raise fail(
+                    index,
                     f"{card.code} is in {owner}'s score pile, so {name} cannot have played it.",
                     f"Kept by {owner}.",
                 )

@@ -121,7 +121,7 @@ def test_score_equals_point_values_of_score_pile(script):
     for state in script.states:
         for seat, pile in enumerate(state.piles):
             assert state.scores[seat] == sum(value(code) for code in pile)
-    for before, trick, outcome, after in rounds(script):
+    for before, _trick, outcome, after in rounds(script):
         takers = set(outcome.result["takers"])
         for row in outcome.result["results"]:
             seat = next(s for s, p in enumerate(script.players) if p.id == row["player"])
@@ -181,7 +181,7 @@ def test_no_card_is_kept_twice(script):
 @given(scripts())
 def test_eliminated_player_never_appears_in_a_later_round(script):
     game = script.game()
-    for number, (before, trick, outcome, after) in enumerate(rounds(script), start=1):
+    for number, (before, trick, _outcome, after) in enumerate(rounds(script), start=1):
         in_round = {seat for seat, _ in trick}
         assert in_round == set(before.active_seats())
         for seat, out in enumerate(before.eliminated_in_round):
