@@ -172,7 +172,7 @@ class _CompiledStatement:
                 None if bind.required else bind.effective_value,
                 bind.type.dialect_impl(dialect).bind_processor(dialect),
             )
-            for bind, name in compiled.bind_names.items()  # type: ignore[attr-defined]
+            for bind, name in compiled.bind_names.items()
         ]
         columns = list(getattr(statement, "selected_columns", ()))
         self._keys = [column.key for column in columns]

@@ -18,7 +18,7 @@ import json
 import logging
 import sys
 import time
-from typing import Any
+from typing import Any, TextIO
 
 from flask import Flask, Response, g, request
 
@@ -28,13 +28,13 @@ MAX_PATH_LENGTH = 200
 logger = logging.getLogger(LOGGER_NAME)
 
 
-class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class _StdoutHandler(logging.StreamHandler[TextIO]):
     """Writes to whatever ``sys.stdout`` is at the time (gunicorn's, or a test runner's capture)."""
 
     def __init__(self) -> None:
         super().__init__(sys.stdout)
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> Any:
         return sys.stdout
 

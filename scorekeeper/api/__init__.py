@@ -17,7 +17,7 @@ class ScorekeeperApi(Api):
 
     ERROR_SCHEMA = ErrorSchema
 
-    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+    def handle_http_exception(self, error: HTTPException) -> Response:
         """Every HTTPException, in the one error body."""
         return handle_http_exception(error)
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import cast
 
 from cachetools import LRUCache
-from flask import Flask, current_app
+from flask import Flask, Response, current_app
 
 from .. import games
 
@@ -107,7 +108,8 @@ def rendered_game(game_id: str, version: int) -> RenderedGame:
     rendered = cache.get(game_id, version)
     if rendered is None:
         table = games.load_game(game_id)
-        body = current_app.json.response(table.body()).get_data()
+        # Flask annotates json.response() as werkzeug's sansio Response; it is the app's.
+        body = cast(Response, current_app.json.response(table.body())).get_data()
         rendered = RenderedGame(table.game.version, body)
         cache.keep(game_id, rendered)
     return rendered

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import Any, cast
 
 from flask import Response, current_app, jsonify, request, url_for
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 from sqlalchemy import text
@@ -52,7 +53,7 @@ ENTRY_BODY = {
     "content": {"application/json": {"schema": one_of(ENTRY_SCHEMA_NAMES)}},
 }
 ROUND_RESPONSE = one_of(ROUND_SCHEMA_NAMES)
-BEARER = [{"bearerAuth": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 NO_CONTENT = {"204": {"description": "Done; no body."}}
 DRY_RUN_PARAMETER = {
     "in": "query",
@@ -172,7 +173,8 @@ def get_game(game_id: str) -> Response:
         response = Response(status=304)
     else:
         rendered = rendered_game(game_id, version)
-        response = current_app.response_class(rendered.body, mimetype=current_app.json.mimetype)
+        mimetype = cast(DefaultJSONProvider, current_app.json).mimetype
+        response = current_app.response_class(rendered.body, mimetype=mimetype)
         etag = str(rendered.version)
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"

@@ -246,7 +246,7 @@ class Ruleset(ABC, Generic[Entry]):
                 return f"choose one of {', '.join(spec.choices)}."
             return None
         if spec.kind == "integer":
-            if not is_integer(value) or not spec.minimum <= value <= maximum:  # type: ignore[operator]
+            if not is_integer(value) or not spec.minimum <= value <= maximum:
                 return f"give a whole number from {spec.minimum} to {maximum}."
             return None
         if spec.kind == "even_integers":
@@ -254,7 +254,7 @@ class Ruleset(ABC, Generic[Entry]):
                 return f"give a list of at most {spec.max_items} scores."
             if len(set(v for v in value if is_integer(v))) != len(value):
                 return "give distinct whole numbers."
-            if any(v % 2 or not spec.minimum <= v <= maximum for v in value):  # type: ignore[operator]
+            if any(v % 2 or not spec.minimum <= v <= maximum for v in value):
                 return f"each score must be even and from {spec.minimum} to {maximum}."
             return None
         raise AssertionError(f"unknown option kind {spec.kind}")
