@@ -37,6 +37,7 @@ def pre_fork(server: Any, worker: Any) -> None:
     full collection in a worker walks them all: a 60-130 ms stall, which, when
     it hits the worker holding SQLite's writer queue, holds up every POST
     (p99 of (c) 79-111 ms against 28 ms frozen, bench/README.md). Frozen, they
-    are never collected and their pages stay shared with the master.
+    are never collected, and the collector no longer writes to the pages the
+    worker shares with the master.
     """
     gc.freeze()
