@@ -10,6 +10,7 @@ from typing import Any
 from flask import Flask, Response
 
 from .logs import register_request_log
+from .settings import is_on
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS_DIRECTORY = PROJECT_ROOT / "migrations"
@@ -91,11 +92,7 @@ def configure_database(app: Flask) -> None:
     if url.startswith("sqlite"):
         options["connect_args"] = {"timeout": 30}
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
-    app.config["RATELIMIT_ENABLED"] = str(app.config["RATE_LIMITS"]).lower() not in {
-        "off",
-        "false",
-        "0",
-    }
+    app.config["RATELIMIT_ENABLED"] = is_on(app.config, "RATE_LIMITS")
     app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]
     app.config["RATELIMIT_HEADERS_ENABLED"] = True
 

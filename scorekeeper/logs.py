@@ -22,6 +22,8 @@ from typing import Any, TextIO
 
 from flask import Flask, Response, g, request
 
+from .settings import is_on
+
 LOGGER_NAME = "scorekeeper.requests"
 MAX_PATH_LENGTH = 200
 
@@ -104,7 +106,7 @@ def request_line(method: str, path: str, status: int, duration_ms: float) -> str
 def register_request_log(app: Flask) -> None:
     """Log every request of ``app`` as one line, unless ``REQUEST_LOG`` is off."""
     app.config.setdefault("REQUEST_LOG", "on")
-    if str(app.config["REQUEST_LOG"]).lower() in {"off", "false", "0"}:
+    if not is_on(app.config, "REQUEST_LOG"):
         return
     _configure_logger()
 
