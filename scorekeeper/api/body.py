@@ -16,8 +16,12 @@ METHODS_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 JSON_KINDS = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}
 
 
+class ConstantNotJson(ValueError):
+    """NaN, Infinity or -Infinity: Python's json reads them, but JSON has no such values."""
+
+
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+    raise ConstantNotJson(f"{name} is not JSON")
 
 
 def _check_structure(value: Any) -> None:
@@ -60,11 +64,15 @@ def parse_json_body() -> None:
         return
     if request.endpoint == "api.import_game":
         request.max_content_length = IMPORT_MAX_BYTES
-    raw = request.get_data(cache=True)  # raises 413 past the size limit
     limit = request.max_content_length
-    if request.content_length is None and limit is not None and len(raw) >= limit:
+    streamed_limit = limit if request.content_length is None else None
+    if streamed_limit is not None:
         # A streamed (chunked) body has no Content-Length to refuse up front, and werkzeug
-        # stops reading it at the limit without saying that more was coming.
+        # stops reading it at the limit without saying whether more was coming: read one
+        # byte further, so that a body of exactly the limit is told from a longer one.
+        request.max_content_length = streamed_limit + 1
+    raw = request.get_data(cache=True)  # raises 413 past the size limit
+    if streamed_limit is not None and len(raw) > streamed_limit:
         raise RequestEntityTooLarge()
     if not raw:
         raise BadRequest("The request has no body; send a JSON object.")
@@ -79,8 +87,10 @@ def parse_json_body() -> None:
         raise BadRequest("The request body is not UTF-8 text.") from None
     except RecursionError:
         raise BadRequest(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.") from None
-    except ValueError as error:
+    except (json.JSONDecodeError, ConstantNotJson) as error:
         raise BadRequest(f"The request body is not valid JSON ({error}).") from None
+    except ValueError:  # valid JSON, but an integer longer than Python converts (4,300 digits)
+        raise Invalid("A number in the body has far too many digits.") from None
     if _may_need_structure_check(raw):
         _check_structure(body)
     if not isinstance(body, dict):

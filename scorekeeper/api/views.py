@@ -169,7 +169,7 @@ def get_game(game_id: str) -> Response:
     """Read a game."""
     version = games.game_version(game_id)
     etag = str(version)
-    if request.if_none_match.contains(etag) or request.if_none_match.star_tag:
+    if request.if_none_match.contains_weak(etag):  # weak comparison (RFC 9110), and "*"
         response = Response(status=304)
     else:
         rendered = rendered_game(game_id, version)

@@ -722,6 +722,13 @@ def cases() -> list[Case]:
             400,
             "bad_request",
         ),
+        Case(
+            "integer-of-5000-digits",
+            post_round(raw('{"caller": ' + "9" * 5000 + ', "hands": []}')),
+            422,
+            "invalid_request",
+            "too many digits",
+        ),
         Case("nested-65-levels", post_round(nested(65)), 400, "bad_request", "64"),
         Case("nested-64-levels-is-read", post_round(nested(64)), 422, "invalid_request", "extra"),
         Case("nested-100-levels", post_round(raw("[" * 100 + "]" * 100)), 400, "bad_request"),

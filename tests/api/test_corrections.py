@@ -365,6 +365,18 @@ def test_etag_answers_304_until_the_game_changes(table):
     assert table.client.get(table.url, headers={"If-None-Match": etag_after_put}).status_code == 200
 
 
+def test_etag_compares_weakly_as_if_none_match_must(table):
+    """A proxy that compresses may weaken the tag (W/"..."); the phone's poll still gets 304."""
+    table.create()
+    etag = table.client.get(table.url).headers["ETag"]
+    weak = f"W/{etag}"
+    for header in (weak, f'"stale", {weak}', "*"):
+        cached = table.client.get(table.url, headers={"If-None-Match": header})
+        assert cached.status_code == 304, header
+    table.jhyap(2, 17, 14, 3)
+    assert table.client.get(table.url, headers={"If-None-Match": weak}).status_code == 200
+
+
 def test_dry_run_correction_shows_the_game_after_every_later_round(table, client):
     table.create()
     table.jhyap(0, 1, 5, 9)  # A calls with 1: scores 0, 5, 9

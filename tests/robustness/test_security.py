@@ -434,6 +434,26 @@ def test_gunicorn_refuses_a_chunked_body_over_the_limit(server: str) -> None:
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
 
 
+@pytest.mark.server
+@pytest.mark.parametrize(("size", "status"), [(64 * 1024, b"201"), (64 * 1024 + 1, b"413")])
+def test_a_chunked_body_of_exactly_the_limit_is_taken(
+    server: str, size: int, status: bytes
+) -> None:
+    """The limit is "over 64 KiB" whether or not the body says its length up front."""
+    game = json.dumps({"ruleset": "jhyap", "players": ["Asha", "Bikash"]}).encode()
+    body = game + b" " * (size - len(game))  # JSON allows the padding
+    chunks = b"".join(
+        b"%x\r\n%s\r\n" % (len(piece), piece)
+        for piece in (body[start : start + 4096] for start in range(0, size, 4096))
+    )
+    request = (
+        b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks + b"0\r\n\r\n"
+    )
+    answer = raw_http(server, request)
+    assert answer.startswith(b"HTTP/1.1 " + status), answer[:200]
+
+
 # 9. Security headers on every response
 
 
