@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -89,6 +90,29 @@ HTTP_CODES = {
     429: ("too_many_requests", "Too many requests; wait a moment and try again."),
     500: ("internal_error", "Something went wrong on our side; nothing was changed."),
 }
+
+
+SERVER_CODES = {
+    414: ("uri_too_long", "The address is too long."),
+    417: ("expectation_failed", "The server cannot meet the request's Expect header."),
+    431: ("headers_too_large", "The request's headers are too large."),
+    501: ("not_implemented", "The server does not support that transfer coding."),
+}
+"""Statuses gunicorn answers by itself, before the app sees the request."""
+
+
+def raw_error_response(status: int, reason: str, detail: str) -> bytes:
+    """The one error body as a whole HTTP/1.1 response, for errors answered outside Flask."""
+    code, message = HTTP_CODES.get(status) or SERVER_CODES.get(status) or ("error", "Error.")
+    if detail and status < 500:  # gunicorn's own words on what it could not read
+        message = f"{message.rstrip('.')}: {detail}."
+    body = json.dumps({"error": {"status": status, "code": code, "message": message}}).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n\r\n"
+    )
+    return head.encode("latin-1") + body
 
 
 def error_response(

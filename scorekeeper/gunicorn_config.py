@@ -5,6 +5,10 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+from gunicorn import util
+
+from scorekeeper.errors import raw_error_response
+
 timeout = 30
 graceful_timeout = 30
 keepalive = 5
@@ -17,6 +21,17 @@ max_requests_jitter = 500
 preload_app = True
 # No access log: the app writes one structured line per request itself (scorekeeper/logs.py).
 accesslog = None
+
+
+def write_error_as_json(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    """Answer what gunicorn refuses by itself (a bad header, headers too large) in the one body."""
+    util.write_nonblock(sock, raw_error_response(status_int, reason, mesg))
+
+
+# gunicorn has no setting for the body of the errors it answers before the app (HTML
+# otherwise); its workers call util.write_error by attribute, so replacing it here, in the
+# master that forks them, reaches every worker.
+util.write_error = write_error_as_json
 
 
 def post_fork(server: Any, worker: Any) -> None:

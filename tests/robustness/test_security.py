@@ -435,6 +435,32 @@ def test_gunicorn_refuses_a_chunked_body_over_the_limit(server: str) -> None:
 
 
 @pytest.mark.server
+@pytest.mark.parametrize(
+    ("header", "status", "code"),
+    [
+        (b"Idempotency-Key: a\x01b", 400, "bad_request"),  # gunicorn refuses control characters
+        (b"X-Padding: " + b"x" * 9000, 431, "headers_too_large"),
+    ],
+)
+def test_what_gunicorn_refuses_itself_answers_the_one_body(
+    server: str, header: bytes, status: int, code: str
+) -> None:
+    """Refused before the app sees it, and still JSON with the headers every answer carries."""
+    request = (
+        b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header + b"\r\n"
+        b"Connection: close\r\n\r\n"
+    )
+    answer = raw_http(server, request)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 %d " % status), answer[:300]
+    assert b"Content-Type: application/json" in head
+    assert b"X-Content-Type-Options: nosniff" in head
+    error = json.loads(body)["error"]
+    assert (error["status"], error["code"]) == (status, code)
+    assert error["message"].endswith(".")
+
+
+@pytest.mark.server
 @pytest.mark.parametrize(("size", "status"), [(64 * 1024, b"201"), (64 * 1024 + 1, b"413")])
 def test_a_chunked_body_of_exactly_the_limit_is_taken(
     server: str, size: int, status: bytes
