@@ -12,7 +12,7 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from marshmallow import ValidationError
@@ -261,7 +261,9 @@ def create_game(data: Mapping[str, Any]) -> tuple[Table[Game], str]:
     return table, token
 
 
-def _add_game(data: Mapping[str, Any]) -> tuple[Table[Game], str]:
+def _add_game(
+    data: Mapping[str, Any], created_at: datetime | None = None
+) -> tuple[Table[Game], str]:
     """Add a new game to the session (flushed, not committed); return it with its token."""
     rules_class = get_ruleset(data["ruleset"])
     names = data["players"]
@@ -287,7 +289,7 @@ def _add_game(data: Mapping[str, Any]) -> tuple[Table[Game], str]:
         token_hash=hash_token(token),
         state=state.to_dict(),
         version=1,
-        created_at=now,
+        created_at=created_at or now,
         updated_at=now,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
     )
@@ -685,10 +687,11 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
             f"The export's game cannot be set up: {error.message}", code="invalid_import"
         ) from None
     replayed = _replay_export(rules, first_state, document["rounds"], exported)
+    created_at = _exported_time(exported.get("created_at"), "The export's game")
 
     _open_write_transaction()
     try:
-        table, token = _add_game(data)
+        table, token = _add_game(data, created_at)
         _store_replayed(table, old_ids, replayed)
     except Exception:
         db.session.rollback()
@@ -699,10 +702,27 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
 
 @dataclass(frozen=True)
 class ReplayedRound:
-    """An exported round as checked by its replay: the loaded entry and its outcome."""
+    """An exported round as checked by its replay: the loaded entry, its outcome and time."""
 
     entry: dict[str, Any]
     outcome: RoundOutcome
+    created_at: datetime | None
+
+
+def _exported_time(value: Any, where: str) -> datetime | None:
+    """An export's ``created_at`` as a time in UTC; ``None`` if the export has none."""
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise Invalid(
+            f"{where} has a created_at that is not a time like 2026-11-30T18:05:00Z.",
+            code="invalid_import",
+        )
+    return moment.astimezone(UTC)
 
 
 def _replay_export(
@@ -730,7 +750,9 @@ def _replay_export(
                 f"{where} does not match its replay; the export was changed or is damaged.",
                 code="invalid_import",
             )
-        replayed.append(ReplayedRound(entry, outcome))
+        replayed.append(
+            ReplayedRound(entry, outcome, _exported_time(item["round"].get("created_at"), where))
+        )
         state = outcome.state
     _check_final_standing(rules, state, exported)
     return replayed
@@ -784,7 +806,7 @@ def _store_replayed(table: Table[Game], old_ids: list[int], replayed: list[Repla
                     "entry": table.rules.remap_entry(item.entry, to_new),
                     "result": _with_ids(item.outcome.result, to_new),
                     "state_after": item.outcome.state.to_dict(),
-                    "created_at": now,
+                    "created_at": item.created_at or now,  # when the table played it
                     "updated_at": now,
                 }
                 for number, item in enumerate(replayed, start=1)

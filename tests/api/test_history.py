@@ -276,6 +276,46 @@ TAMPERINGS: dict[str, Callable[[dict[str, Any]], None]] = {
 }
 
 
+def test_import_keeps_when_the_game_and_each_round_were_played(client, table):
+    play_finished(table)
+    document = table.export()
+    document["game"]["created_at"] = "2025-12-31T20:00:00Z"
+    for number, round_ in enumerate(document["rounds"], start=1):
+        round_["round"]["created_at"] = f"2025-12-31T20:0{number}:00+00:00"
+    del document["rounds"][2]["round"]["created_at"]  # none given: the time of the import
+
+    response = import_document(client, document)
+
+    assert response.status_code == 201, response.json
+    imported = client.get(f"/api/v1/games/{response.json['id']}/export").json
+    assert imported["game"]["created_at"] == "2025-12-31T20:00:00Z"
+    times = [round_["round"]["created_at"] for round_ in imported["rounds"]]
+    assert times[:2] == ["2025-12-31T20:01:00Z", "2025-12-31T20:02:00Z"]
+    assert times[2] >= imported["game"]["updated_at"]  # the import's own time
+
+
+@pytest.mark.parametrize(
+    "where",
+    [("game", "created_at"), ("rounds", 1, "round", "created_at")],
+    ids=["game", "round 2"],
+)
+@pytest.mark.parametrize("value", ["yesterday", "2025-12-31T20:00:00", 1767211200])
+def test_import_with_a_time_that_is_not_one_is_422_and_creates_nothing(
+    app, client, table, where, value
+):
+    play_finished(table)
+    document = table.export()
+    _set(where, value)(document)
+    before = counts(app)
+
+    response = import_document(client, document)
+
+    assert response.status_code == 422, response.json
+    assert response.json["error"]["code"] == "invalid_import"
+    assert "created_at" in response.json["error"]["message"]
+    assert counts(app) == before
+
+
 @pytest.mark.parametrize("tampering", list(TAMPERINGS), ids=list(TAMPERINGS))
 def test_tampered_export_is_422_and_creates_nothing(app, client, table, tampering):
     play_in_progress(table)
