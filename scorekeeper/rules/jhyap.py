@@ -62,7 +62,8 @@ class Jhyap(Ruleset[JhyapEntry]):
         ),
         OptionSpec(
             "halve_at",
-            "Running totals that are halved when reached exactly.",
+            "Running totals that are halved when reached exactly; none above "
+            "elimination_limit (by default those above it are left out).",
             [100, 200],
             "even_integers",
             minimum=2,

@@ -64,7 +64,14 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             1,
             1000,
         ),
-        OptionSpec("first_deal", "Cards dealt to each player in round 1.", 7, "integer", 1, 26),
+        OptionSpec(
+            "first_deal",
+            "Cards dealt to each player in round 1; at most 52 divided by the number of players.",
+            7,
+            "integer",
+            1,
+            26,
+        ),
         OptionSpec(
             "tie_scores",
             "Who scores when the final trick's highest rank is tied.",
