@@ -398,7 +398,8 @@ def record_round(
             return _score_and_store(transaction, table, body, idempotency_key, fingerprint, dry_run)
     except engine.dialect.loaded_dbapi.IntegrityError:
         raise Conflict(
-            "This round is being recorded by another request; try again in a moment."
+            "This round is being recorded by another request; try again in a moment.",
+            headers={"Retry-After": "1"},
         ) from None
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from scorekeeper import games
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, IdempotencyKey, Player, Round
 from scorekeeper.security import hash_token
@@ -420,6 +421,32 @@ def test_idempotent_retry_replays_the_first_answer_and_records_once(app, client,
     fresh = table.post_round(table.jhyap_entry(1, [8, 1, 7]), **{"Idempotency-Key": "round-4"})
     assert fresh.status_code == 201, fresh.json
     assert fresh.json["number"] == 4
+
+
+def test_a_clash_in_the_database_is_a_409_to_retry_and_a_finished_game_one_that_stands(
+    app, client, table, monkeypatch
+):
+    """Only a 409 with Retry-After is worth resending; the phone's outbox goes by it."""
+    table.create(players=["Asha", "Bikash"], elimination_limit=10, halve_at=[])
+    entry = table.jhyap_entry(0, [1, 9])
+    with app.app_context():
+        clash = db.engine.dialect.loaded_dbapi.IntegrityError("duplicate key")
+
+    def clashing(*args: Any, **kwargs: Any) -> Any:
+        raise clash
+
+    with monkeypatch.context() as patched:
+        patched.setattr(games, "_score_and_store", clashing)
+        busy = table.post_round(entry, **{"Idempotency-Key": "busy-1"})
+    assert busy.status_code == 409, busy.json
+    assert busy.headers["Retry-After"] == "1"
+    assert table.get()["rounds_played"] == 0
+    assert table.post_round(entry, **{"Idempotency-Key": "busy-1"}).status_code == 201
+
+    table.jhyap(0, 1, 11)  # Bikash is out: the game is over
+    over = table.post_round(entry)
+    assert over.status_code == 409, over.json
+    assert "Retry-After" not in over.headers
 
 
 def test_idempotency_key_ignores_key_order_and_spacing_of_the_same_body(client, table):
