@@ -83,9 +83,12 @@ def jhyap_entry(page: Any, caller: str, totals: Iterable[int | list[str]], tap: 
     click(page.get_by_test_id("caller").filter(has_text=caller))
     for total in totals:
         if isinstance(total, int):
+            if page.get_by_test_id("mode-total").get_attribute("aria-pressed") == "false":
+                click(page.get_by_test_id("mode-total"))  # the pad stays on cards once chosen
             click(page.get_by_test_id(f"pad-{total}"))
         else:
-            click(page.get_by_test_id("mode-cards"))
+            if page.get_by_test_id("mode-cards").get_attribute("aria-pressed") == "false":
+                click(page.get_by_test_id("mode-cards"))
             for card in total:
                 if card == "JK":
                     click(page.get_by_test_id("joker"))
@@ -130,3 +133,40 @@ def next_round_is(page: Any, number: int) -> None:
 
 def tab(page: Any, name: str) -> None:
     page.locator("nav.tabs a").filter(has_text=name).click()
+
+
+def game_token(page: Any, game_id: str) -> str:
+    """The game's key, as this phone keeps it."""
+    return page.evaluate(
+        "id => JSON.parse(localStorage.getItem('scorekeeper.games.v1'))"
+        ".find(g => g.id === id).token",
+        game_id,
+    )
+
+
+def player_ids(page: Any, game_id: str) -> list[int]:
+    """The game's player ids in seat order."""
+    return page.evaluate(
+        "async id => (await (await fetch('/api/v1/games/' + id)).json()).players.map(p => p.id)",
+        game_id,
+    )
+
+
+def other_phone_records(page: Any, game_id: str, body: Mapping[str, Any]) -> int:
+    """Record a round as another phone with the game's key would (straight to the API)."""
+    return page.evaluate(
+        """async ([id, token, body]) => (await fetch('/api/v1/games/' + id + '/rounds', {
+            method: 'POST', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+        })).status""",
+        [game_id, game_token(page, game_id), dict(body)],
+    )
+
+
+def totals(ids: Iterable[int], caller: int, *values: int) -> dict[str, Any]:
+    """A Jhyap round body: ``caller`` is a seat, ``values`` the hand totals in seat order."""
+    ids = list(ids)
+    return {
+        "caller": ids[caller],
+        "hands": [{"player": p, "total": v} for p, v in zip(ids, values, strict=True)],
+    }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 pytest.importorskip("playwright.sync_api")
@@ -15,9 +17,12 @@ from .helpers import (
     jhyap_entry,
     next_round_is,
     open_entry,
+    other_phone_records,
+    player_ids,
     player_row,
     scores,
     tab,
+    totals,
     wait_preview,
 )
 
@@ -189,3 +194,72 @@ def test_new_game_form_is_accessible_and_shows_defaults(page):
     page.fill("#player-0", "Solo")
     page.get_by_test_id("start-game").click()
     expect(page.locator("#form-error")).to_contain_text("at least 2")
+
+
+def test_new_game_form_keeps_what_was_chosen(page):
+    page.get_by_test_id("new-game").click()
+    page.fill("#game-name", "Friday")
+    page.get_by_role("button", name="Add a player").click()
+    for seat, name in enumerate(["A1", "B2", "C3", "D4"]):
+        page.fill(f"#player-{seat}", name)
+    page.select_option("#dealer", label="C3")
+    page.select_option("#starter", label="D4")
+    dealer = page.locator("#dealer option:checked")
+    starter = page.locator("#starter option:checked")
+
+    page.get_by_role("button", name="Remove seat 1").click()  # A1: everyone moves up a seat
+    expect(dealer).to_have_text("C3")
+    expect(starter).to_have_text("D4")
+    expect(page.locator("#game-name")).to_have_value("Friday")
+    page.get_by_role("button", name="Add a player").click()
+    page.fill("#player-3", "E5")
+    page.locator("input[name=ruleset][value=twenty-two]").check()
+    page.locator("input[name=ruleset][value=jhyap]").check()
+    expect(page.locator("#game-name")).to_have_value("Friday")
+    expect(dealer).to_have_text("C3")
+    expect(starter).to_have_text("D4")
+
+    page.get_by_role("button", name="Remove seat 2").click()  # C3, the dealer: now at random
+    expect(dealer).to_have_text("Pick at random")
+    expect(starter).to_have_text("D4")
+    expect(page.locator("#game-name")).to_have_value("Friday")
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("h1")).to_have_text("Friday")
+    expect(page.get_by_test_id("next-round")).to_contain_text("D4 starts.")
+    expect(page.locator(".notice")).to_contain_text("picked at random to deal first")
+    assert list(scores(page)) == ["B2", "D4", "E5"]
+
+
+def test_cards_mode_stays_for_the_next_player(page):
+    create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    open_entry(page)
+    page.get_by_test_id("caller").filter(has_text="Asha").click()
+    page.get_by_test_id("mode-cards").click()
+    page.get_by_test_id("rank-2").click()
+    page.get_by_test_id("suit-S").click()
+    page.get_by_test_id("cards-done").click()
+    expect(page.locator("#pad legend")).to_have_text("Tap Bikash's cards")
+    expect(page.get_by_test_id("mode-cards")).to_have_attribute("aria-pressed", "true")
+    page.get_by_test_id("joker").click()
+    page.get_by_test_id("cards-done").click()
+    expect(page.get_by_test_id("mode-cards")).to_have_attribute("aria-pressed", "true")
+    page.get_by_test_id("mode-total").click()
+    page.get_by_test_id("pad-7").click()
+    assert "Asha called Jhyap and was beaten" in wait_preview(page)  # Bikash's joker counts 0
+
+
+def test_each_player_line_differs_from_the_limit_line(page, server):
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra", "Dipa", "Eli"], dealer=0)
+    ids = player_ids(page, game_id)
+    assert other_phone_records(page, game_id, totals(ids, 0, 1, 2, 3, 4, 5)) == 201
+    page.reload()
+    page.wait_for_selector("body.ready")
+    tab(page, "Chart")
+    expect(page.locator("polyline.series")).to_have_count(5)
+    limit, *colours = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=limit-line], polyline.series')]
+            .map(line => getComputedStyle(line).stroke.match(/\\d+/g).map(Number))"""
+    )
+    assert len(colours) == 5
+    # Far enough apart to tell by eye (a crimson next to a crimson is not).
+    assert all(math.dist(colour, limit) > 60 for colour in colours), (colours, limit)

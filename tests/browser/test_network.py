@@ -3,19 +3,21 @@ Idempotency-Key, and recorded exactly once."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 
 from .helpers import (
+    confirm,
     create_game,
     expect,
     jhyap_entry,
     next_round_is,
     open_entry,
+    other_phone_records,
+    player_ids,
     scores,
+    totals,
     wait_preview,
 )
 
@@ -117,29 +119,14 @@ def test_refused_round_is_kept_until_discarded(page, server, console):
     jhyap_entry(page, "Asha", [2, 20, 30])
     wait_preview(page)
     # Another phone records round 1 in the meantime.
-    token = page.evaluate(
-        "id => JSON.parse(localStorage.getItem('scorekeeper.games.v1'))"
-        ".find(g => g.id === id).token",
-        game_id,
-    )
-    players = page.evaluate(
-        "async id => (await (await fetch('/api/v1/games/' + id)).json()).players.map(p => p.id)",
-        game_id,
-    )
-    body = {"caller": players[1], "hands": [{"player": p, "total": 1} for p in players]}
-    status = page.evaluate(
-        """async ([id, token, body]) => (await fetch('/api/v1/games/' + id + '/rounds', {
-            method: 'POST', body: JSON.stringify(body),
-            headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
-        })).status""",
-        [game_id, token, json.loads(json.dumps(body))],
-    )
-    assert status == 201
+    ids = player_ids(page, game_id)
+    assert other_phone_records(page, game_id, totals(ids, 1, 1, 1, 1)) == 201
     console.allow(r"status of 409")  # the browser logs the refused POST itself
     page.get_by_test_id("confirm").click()
     failed = page.get_by_test_id("pending-failed")
-    expect(failed).to_contain_text("was not accepted")
+    expect(failed).to_contain_text("Another phone recorded round 1")
     expect(failed).to_contain_text("not round 1")
+    expect(failed.get_by_role("button", name="Send again")).to_have_count(0)  # it cannot succeed
     assert game_id in pending_store(page)
     page.reload()
     page.wait_for_selector("body.ready")
@@ -147,4 +134,99 @@ def test_refused_round_is_kept_until_discarded(page, server, console):
     page.get_by_role("button", name="Discard this round").click()
     expect(page.get_by_test_id("pending-failed")).to_have_count(0)
     assert pending_store(page) == {}
+    assert len(server.rounds(game_id)) == 1
+
+
+def test_round_recorded_first_elsewhere_can_be_entered_as_the_next(page, server, console):
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    open_entry(page)
+    jhyap_entry(page, "Asha", [2, 20, ["KH", "JK"]])
+    wait_preview(page)
+    ids = player_ids(page, game_id)
+    assert other_phone_records(page, game_id, totals(ids, 1, 1, 1, 1)) == 201
+    console.allow(r"status of 409")
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("record-round")).to_have_count(0)
+
+    page.get_by_role("button", name="Edit this round").click()
+    # The entry comes back as round 2, the game's next round, and leaves the outbox.
+    expect(page.locator("h1")).to_have_text("Record round 2")
+    expect(page.get_by_test_id("pending-failed")).to_have_count(0)
+    assert pending_store(page) == {}
+    expect(page.get_by_test_id("caller").filter(has_text="Asha")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.get_by_test_id("hand-slot")).to_have_text(["Asha2", "Bikash20", "ChandraK♥Joker"])
+    wait_preview(page)
+    confirm(page)
+    next_round_is(page, 3)
+    rounds = server.rounds(game_id)
+    assert [r["number"] for r in rounds] == [1, 2]
+    assert rounds[1]["caller"] == ids[0]
+    assert rounds[1]["results"][2]["cards"] == ["KH", "JK"]
+
+
+def test_round_sent_after_the_game_ended_elsewhere_is_refused_once_not_resent(
+    page, server, console
+):
+    """Another phone finished the game meanwhile: the 409 stands (no Retry-After), so the
+    round is shown as refused with the service's reason, not resent for ever."""
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash"], dealer=0, starter=1)
+    keys = round_posts(page)
+    open_entry(page)
+    jhyap_entry(page, "Asha", [2, 20])
+    wait_preview(page)
+    ids = player_ids(page, game_id)
+    for _ in range(6):  # Asha's call fails each time: 35 a round, 210 > 200 after six
+        assert other_phone_records(page, game_id, totals(ids, 0, 5, 0)) == 201
+    console.allow(r"status of 409")
+    page.get_by_test_id("confirm").click()
+
+    failed = page.get_by_test_id("pending-failed")
+    expect(failed).to_contain_text("Round 1 of Asha, Bikash was not accepted.")
+    expect(failed).to_contain_text("The game is over")
+    page.wait_for_timeout(1500)  # the outbox would have resent a retryable 409 by now
+    assert len([key for key in keys if key]) == 1  # the other phone's posts carry no key
+    failed.get_by_role("button", name="Discard this round").click()
+    expect(page.get_by_test_id("pending-failed")).to_have_count(0)
+    assert [r["number"] for r in server.rounds(game_id)] == [1, 2, 3, 4, 5, 6]
+
+
+def test_invalid_round_typed_offline_can_be_fixed(page, server, console):
+    """Typed offline, the round breaks a rule (a call over the limit): the service refuses it
+    (422) once the connection is back, and the phone can fix it instead of only dropping it."""
+    console.allow(r"net::ERR_INTERNET_DISCONNECTED|status of 422")
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    open_entry(page)
+    page.context.set_offline(True)
+    jhyap_entry(page, "Asha", [9, 20, 30])  # the call limit is 5
+    expect(page.get_by_test_id("offline-note")).to_be_visible()
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("pending")).to_contain_text("kept on this phone")
+
+    page.context.set_offline(False)
+    failed = page.get_by_test_id("pending-failed")
+    expect(failed).to_contain_text("Round 1 of Asha, Bikash, Chandra was not accepted.")
+    expect(failed).to_contain_text("the call limit is 5")
+    failed.get_by_role("button", name="Edit this round").click()
+    expect(page.locator("h1")).to_have_text("Record round 1")
+    expect(page.get_by_test_id("preview-error")).to_contain_text("the call limit is 5")
+    page.get_by_test_id("hand-slot").filter(has_text="Asha").click()
+    page.get_by_test_id("pad-4").click()
+    wait_preview(page)
+    confirm(page)
+    next_round_is(page, 2)
+    assert scores(page) == {"Asha": "0", "Bikash": "20", "Chandra": "30"}
+    assert len(server.rounds(game_id)) == 1
+
+
+def test_double_tap_on_confirm_records_once_without_errors(page, server, console):
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    open_entry(page)
+    jhyap_entry(page, "Asha", [2, 20, 30])
+    wait_preview(page)
+    # Two taps before the page has moved on (what a quick double tap does).
+    page.get_by_test_id("confirm").evaluate("button => { button.click(); button.click(); }")
+    next_round_is(page, 2)
+    assert console.unexpected() == []
     assert len(server.rounds(game_id)) == 1

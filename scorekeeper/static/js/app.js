@@ -28,9 +28,16 @@ const app = {
   draft: null,
   notice: null,
   poll: null,
-  confirmUndo: false,
+  // The round a pending "Yes, undo round N" was opened for ({number, created}), or null.
+  confirmUndo: null,
+  // One message below the undo control in History (an undo that failed or was cancelled), or null.
+  historyMessage: null,
+  // A refused round to enter again: {gameId, key} of its outbox entry; startEntry fills the form.
+  prefill: null,
   confirmForget: null,
   previewSeq: 0,
+  undoing: false,
+  routeFailed: false,
 };
 
 // ---------- helpers ----------
@@ -73,6 +80,10 @@ function cardNode(code) {
 function errorText(error) {
   if (error instanceof NetworkError) return { line: t("err_network"), detail: null };
   if (error instanceof ApiError) {
+    // A correction that clashes with a later round: the service names the round and player.
+    if (error.status === 409 && error.details && error.details.round !== undefined) {
+      return { line: error.message, detail: null, lang: "en" };
+    }
     const key = { 401: "err_401", 403: "err_403", 404: "err_404", 409: "err_409", 413: "err_413", 429: "err_429" }[error.status];
     return { line: t(key || (error.status === 422 ? "err_422" : "err_generic")), detail: error.message };
   }
@@ -80,11 +91,11 @@ function errorText(error) {
 }
 
 function errorBox(error, key = "error") {
-  const { line, detail } = errorText(error);
+  const { line, detail, lang } = errorText(error);
   return h(
     "div",
     { class: "error", role: "alert", "data-testid": key },
-    h("p", {}, line),
+    h("p", { lang: lang || null }, line),
     detail ? h("p", { class: "detail", lang: "en" }, detail) : null,
   );
 }
@@ -134,17 +145,52 @@ async function route() {
     app.rounds = null;
     app.entries = null;
   }
-  app.confirmUndo = false;
+  app.confirmUndo = null;
+  app.historyMessage = null;
+  app.routeFailed = false;
   if (app.route.tab !== "round" && app.route.tab !== "edit") app.draft = null;
   try {
     if (app.route.view === "home") renderHome();
     else if (app.route.view === "new") await renderNew();
     else await renderGameRoute(!sameGame);
   } catch (error) {
-    replace(main, heading(t("app_name")), errorBox(error), h("p", {}, h("a", { href: "#/" }, t("back_home"))));
+    routeError(error);
   }
   if (!sameGame || previous.tab !== app.route.tab) focusTitle();
 }
+
+// A view that could not be loaded (offline, say): try again (also when the connection is back),
+// or go back to the game when this phone already shows it.
+function routeError(error) {
+  const current = app.route;
+  app.routeFailed = true;
+  const known = current.id && app.game && app.game.id === current.id;
+  const title = current.tab === "edit" ? t("edit_round_n", { n: current.number }) : known ? gameTitle() : t("app_name");
+  const back =
+    known && current.tab !== "table"
+      ? h(
+          "a",
+          { class: "button secondary", href: current.view === "watch" ? `#/watch/${encodeURIComponent(current.id)}` : gameUrl(current.id, current.tab === "edit" ? "history" : ""), "data-testid": "back-to-game" },
+          t("back_to_game"),
+        )
+      : null;
+  replace(
+    main,
+    heading(title),
+    errorBox(error),
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "button", class: "primary", "data-key": "retry-route", "data-testid": "retry-route", onclick: () => route() }, t("try_again_load")),
+      back,
+    ),
+    h("p", {}, h("a", { href: "#/" }, t("back_home"))),
+  );
+}
+
+window.addEventListener("online", () => {
+  if (app.routeFailed) route();
+});
 
 // ---------- outbox banner ----------
 
@@ -155,15 +201,18 @@ function renderOutbox() {
     const gameName = (known && (known.name || known.players.join(", "))) || gameId;
     const number = entry.body.number;
     if (entry.state === "failed") {
+      // Refused for good (409: another phone recorded that round; 422: an invalid entry typed
+      // offline): sending it again cannot help, so it can be entered again as the next round.
+      const taken = Boolean(entry.error && entry.error.taken);
       return h(
         "div",
         { class: "pending failed", "data-testid": "pending-failed" },
-        h("p", {}, t("pending_failed", { number, game: gameName })),
+        h("p", {}, taken ? t("pending_taken", { number, game: gameName }) : t("pending_failed", { number, game: gameName })),
         entry.error ? h("p", { class: "detail", lang: "en" }, entry.error.message) : null,
         h(
           "div",
           { class: "row" },
-          h("button", { type: "button", onclick: () => retry(gameId) }, t("try_again")),
+          h("button", { type: "button", class: "primary", "data-testid": "edit-refused", onclick: () => editRefused(gameId) }, t("edit_refused")),
           h("button", { type: "button", class: "danger", onclick: () => discard(gameId) }, t("discard_round")),
         ),
       );
@@ -182,6 +231,16 @@ function renderOutbox() {
     );
   });
   replace(outboxBox, items);
+}
+
+// Open the round entry form with a refused round's entry; startEntry drops it from the outbox.
+function editRefused(gameId) {
+  const entry = store.pending(gameId);
+  if (!entry) return;
+  app.prefill = { gameId, key: entry.key };
+  const target = gameUrl(gameId, "round");
+  if (location.hash === target) route();
+  else location.hash = target;
 }
 
 onOutboxChange(async (event) => {
@@ -290,7 +349,8 @@ async function importFile(event) {
 
 async function renderNew() {
   if (!app.rulesets) app.rulesets = await api.rulesets();
-  const form = { ruleset: "jhyap", names: ["", "", ""], touched: {}, values: {}, error: null, busy: false };
+  // dealer/starter: a seat index or null (at random); they follow their person when seats shift.
+  const form = { ruleset: "jhyap", name: "", names: ["", "", ""], dealer: null, starter: null, touched: {}, values: {}, error: null, busy: false };
   const optionInput = (ruleset, name, spec) => {
     const id = `opt-${name}`;
     const value = name in form.values ? form.values[name] : spec.default;
@@ -347,19 +407,26 @@ async function renderNew() {
       h("label", { for: id }, t(labelKey)),
       h(
         "select",
-        { id, "data-key": id },
-        h("option", { value: "" }, t("pick_random")),
+        { id, "data-key": id, onchange: (e) => (form[id] = e.target.value === "" ? null : Number(e.target.value)) },
+        h("option", { value: "", selected: form[id] === null }, t("pick_random")),
         form.names.map((name, seat) =>
-          h("option", { value: String(seat) }, name.trim() || t("seat_n", { n: seat + 1 })),
+          h("option", { value: String(seat), selected: form[id] === seat }, name.trim() || t("seat_n", { n: seat + 1 })),
         ),
       ),
     );
+  // Seats from `seat` on moved up by one: the chosen dealer and starter move with their person.
+  const seatRemoved = (seat) => {
+    for (const role of ["dealer", "starter"]) {
+      if (form[role] === seat) form[role] = null;
+      else if (form[role] !== null && form[role] > seat) form[role] -= 1;
+    }
+  };
+  const seatsCut = () => {
+    for (const role of ["dealer", "starter"]) if (form[role] !== null && form[role] >= form.names.length) form[role] = null;
+  };
 
   const draw = () => {
     const rules = ruleset();
-    const dealer = document.getElementById("dealer");
-    const starter = document.getElementById("starter");
-    const keep = { dealer: dealer ? dealer.value : "", starter: starter ? starter.value : "" };
     replace(
       main,
       heading(t("new_game")),
@@ -386,6 +453,7 @@ async function renderNew() {
                   form.touched = {};
                   while (form.names.length > r.max_players) form.names.pop();
                   while (form.names.length < r.min_players) form.names.push("");
+                  seatsCut();
                   draw();
                 },
               }),
@@ -398,7 +466,15 @@ async function renderNew() {
           "div",
           { class: "field" },
           h("label", { for: "game-name" }, t("game_name")),
-          h("input", { id: "game-name", "data-key": "game-name", type: "text", maxlength: "100", autocomplete: "off" }),
+          h("input", {
+            id: "game-name",
+            "data-key": "game-name",
+            type: "text",
+            maxlength: "100",
+            autocomplete: "off",
+            value: form.name,
+            oninput: (e) => (form.name = e.target.value),
+          }),
         ),
         h(
           "fieldset",
@@ -438,6 +514,7 @@ async function renderNew() {
                         "aria-label": t("remove_seat", { n: seat + 1 }),
                         onclick: () => {
                           form.names.splice(seat, 1);
+                          seatRemoved(seat);
                           draw();
                         },
                       },
@@ -476,10 +553,6 @@ async function renderNew() {
         h("button", { type: "submit", class: "primary big", "data-testid": "start-game", disabled: form.busy }, t("start_game")),
       ),
     );
-    const dealerAgain = document.getElementById("dealer");
-    if (dealerAgain && keep.dealer && keep.dealer < form.names.length) dealerAgain.value = keep.dealer;
-    const starterAgain = document.getElementById("starter");
-    if (starterAgain && keep.starter && keep.starter < form.names.length) starterAgain.value = keep.starter;
   };
 
   const localError = (message) => {
@@ -493,13 +566,12 @@ async function renderNew() {
     const names = form.names.map((n) => n.trim()).filter(Boolean);
     if (names.length < rules.min_players) return localError(t("need_players", { min: rules.min_players }));
     const body = { ruleset: rules.name, players: names };
-    const name = document.getElementById("game-name").value.trim();
+    const name = form.name.trim();
     if (name) body.name = name;
-    const seatOf = (id) => {
-      const value = document.getElementById(id)?.value;
-      if (!value) return undefined;
-      const typed = form.names[Number(value)].trim();
-      const seat = names.indexOf(typed);
+    const seatOf = (role) => {
+      if (form[role] === null || form[role] >= form.names.length) return undefined;
+      const typed = form.names[form[role]].trim();
+      const seat = typed ? names.indexOf(typed) : -1;
       return seat >= 0 ? seat : undefined;
     };
     const dealer = seatOf("dealer");
@@ -616,6 +688,7 @@ function gameTitle() {
 
 function renderGame() {
   const game = app.game;
+  checkUndo();
   const parts = [heading(gameTitle()), h("p", { class: "subtitle" }, rulesetTitle(game.ruleset))];
   if (app.route.view === "watch") parts.push(h("p", { class: "watching" }, t("watching")));
   else if (!canWrite()) parts.push(h("p", { class: "watching" }, t("read_only")));
@@ -808,7 +881,7 @@ function resultsTable(round, caption) {
 function historyView() {
   const rounds = app.rounds || [];
   const last = rounds.length ? rounds[rounds.length - 1].number : null;
-  if (!rounds.length) return h("section", { class: "history" }, h("p", { class: "empty" }, t("no_rounds")));
+  if (!rounds.length) return h("section", { class: "history" }, historyMessage(), h("p", { class: "empty" }, t("no_rounds")));
   return h(
     "section",
     { class: "history", "aria-labelledby": "history-heading" },
@@ -840,16 +913,89 @@ function historyView() {
                     t("edit"),
                     h("span", { class: "visually-hidden" }, ` (${t("round_n", { n: round.number })})`),
                   ),
-                  round.number === last ? undoButton(round.number) : null,
+                  round.number === last ? undoButton(round) : null,
                 )
               : null,
+            round.number === last ? historyMessage() : null,
           ),
         ),
     ),
   );
 }
 
-function undoButton(number) {
+// What happened to the last undo (failed, or cancelled because the rounds changed), shown
+// right below the undo control; one at a time.
+function historyMessage() {
+  const message = app.historyMessage;
+  if (!message) return null;
+  if (message.error) return h("div", { id: "history-message" }, errorBox(message.error, "undo-error"));
+  return h("p", { id: "history-message", class: "notice", role: "status", "data-testid": "undo-note" }, message.note);
+}
+
+function showHistoryMessage() {
+  const box = document.getElementById("history-message");
+  if (box) box.scrollIntoView({ block: "nearest" });
+}
+
+function lastRound() {
+  const rounds = app.rounds || [];
+  return rounds.length ? rounds[rounds.length - 1] : null;
+}
+
+// A pending "Yes, undo round N" belongs to that round: when the rounds change under it (another
+// phone recorded, undid or replaced a round) it is cancelled, never moved to another round.
+function checkUndo() {
+  const pending = app.confirmUndo;
+  if (!pending || app.undoing) return;
+  const last = lastRound();
+  if (last && last.number === pending.number && last.created_at === pending.created) return;
+  app.confirmUndo = null;
+  const note =
+    last && last.number > pending.number
+      ? t("undo_cancelled_recorded", { n: last.number })
+      : t("undo_cancelled_changed", { n: pending.number });
+  app.historyMessage = { note };
+  announce(note);
+}
+
+async function undoConfirmed(event) {
+  const target = app.confirmUndo;
+  if (!target || app.undoing) return;
+  app.undoing = true;
+  event.currentTarget.disabled = true;
+  let reload = false;
+  try {
+    await api.undoRound(app.game.id, store.token(app.game.id), target.number);
+    app.confirmUndo = null;
+    app.historyMessage = null;
+    announce(t("undone", { n: target.number }));
+    reload = true;
+  } catch (error) {
+    app.historyMessage = { error };
+    if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+      // Not the last round any more: show the rounds as they are now.
+      app.confirmUndo = null;
+      reload = true;
+    }
+  } finally {
+    app.undoing = false;
+  }
+  if (reload) {
+    try {
+      await loadGame(true);
+      await loadRounds();
+    } catch {
+      // offline: the next poll catches up
+    }
+  }
+  if (app.route.view === "game" && app.route.tab === "history") {
+    renderGame();
+    showHistoryMessage();
+  }
+}
+
+function undoButton(round) {
+  const number = round.number;
   if (!app.confirmUndo) {
     return h(
       "button",
@@ -859,7 +1005,8 @@ function undoButton(number) {
         "data-key": "undo",
         "data-testid": "undo",
         onclick: () => {
-          app.confirmUndo = true;
+          app.confirmUndo = { number, created: round.created_at };
+          app.historyMessage = null;
           renderGame();
         },
       },
@@ -876,20 +1023,10 @@ function undoButton(number) {
         class: "danger",
         "data-key": "undo",
         "data-testid": "undo-confirm",
-        onclick: async () => {
-          try {
-            await api.undoRound(app.game.id, store.token(app.game.id), number);
-            app.confirmUndo = false;
-            announce(t("undone", { n: number }));
-            await loadGame(true);
-            await loadRounds();
-            renderGame();
-          } catch (error) {
-            main.append(errorBox(error));
-          }
-        },
+        disabled: app.undoing,
+        onclick: undoConfirmed,
       },
-      t("undo_confirm", { n: number }),
+      t("undo_confirm", { n: app.confirmUndo.number }),
     ),
     h(
       "button",
@@ -897,7 +1034,8 @@ function undoButton(number) {
         type: "button",
         class: "secondary",
         onclick: () => {
-          app.confirmUndo = false;
+          app.confirmUndo = null;
+          app.historyMessage = null;
           renderGame();
         },
       },
@@ -942,9 +1080,22 @@ function newDraft(participants, number, mode, starter) {
   return { kind: "tt", mode, number, ids, plays: [], current: ids.includes(starter) ? starter : ids[0], rank: null };
 }
 
-function startEntry() {
+async function startEntry() {
+  const prefill = app.prefill && app.prefill.gameId === app.game.id ? app.prefill : null;
+  app.prefill = null;
+  if (prefill) {
+    // A refused round goes to the game's next round as it is now, not as this phone last saw it.
+    try {
+      await loadGame(true);
+      await loadRounds();
+    } catch {
+      // offline: the form works from what this phone has
+    }
+  }
   const game = app.game;
-  if (!canWrite() || game.status === "finished" || store.pending(game.id)) {
+  const pending = store.pending(game.id);
+  const refused = prefill && pending && pending.state === "failed" && pending.key === prefill.key ? pending : null;
+  if (!canWrite() || game.status === "finished" || (pending && !refused)) {
     location.hash = gameUrl(game.id);
     return;
   }
@@ -956,12 +1107,34 @@ function startEntry() {
     draft = null;
   }
   const ids = activePlayers().map((p) => p.id);
-  if (!draft || draft.number !== number || draft.ids.join() !== ids.join()) {
+  if (refused || !draft || draft.number !== number || draft.ids.join() !== ids.join()) {
     draft = newDraft(activePlayers(), number, "new", game.next_round.starter);
   }
+  if (refused) {
+    fillDraft(draft, refused.body);
+    if (draft.kind === "jhyap") draft.current = nextEmptyHandOf(draft, null);
+    discard(game.id);
+  }
   app.draft = draft;
+  saveDraft();
   renderEntry();
   if (entryComplete()) requestPreview();
+}
+
+// Fill a draft with a round's entry (as sent to the service), for the players the draft has.
+function fillDraft(draft, entry) {
+  if (draft.kind === "jhyap") {
+    draft.caller = draft.ids.includes(entry.caller) ? entry.caller : null;
+    for (const hand of entry.hands || []) {
+      if (!draft.ids.includes(hand.player)) continue;
+      draft.hands[hand.player] = hand.cards ? { cards: hand.cards.slice() } : { total: hand.total };
+    }
+  } else {
+    draft.plays = (entry.last_trick || [])
+      .filter((play) => draft.ids.includes(play.player))
+      .map((play) => ({ player: play.player, card: play.card }));
+  }
+  draft.current = null;
 }
 
 async function startEdit(number) {
@@ -980,16 +1153,7 @@ async function startEdit(number) {
   const participants = round.results.map((r) => game.players.find((p) => p.id === r.player));
   const draft = newDraft(participants, number, "edit", round.starter);
   draft.original = round;
-  if (draft.kind === "jhyap") {
-    draft.caller = item.entry.caller;
-    for (const hand of item.entry.hands) {
-      draft.hands[hand.player] = hand.cards ? { cards: hand.cards.slice() } : { total: hand.total };
-    }
-    draft.current = null;
-  } else {
-    draft.plays = item.entry.last_trick.map((play) => ({ player: play.player, card: play.card }));
-    draft.current = null;
-  }
+  fillDraft(draft, item.entry);
   app.draft = draft;
   renderEntry();
   requestPreview();
@@ -1057,7 +1221,10 @@ async function requestPreview() {
 }
 
 function nextEmptyHand(after) {
-  const draft = app.draft;
+  return nextEmptyHandOf(app.draft, after);
+}
+
+function nextEmptyHandOf(draft, after) {
   const start = after === null ? 0 : draft.ids.indexOf(after) + 1;
   for (let i = 0; i < draft.ids.length; i++) {
     const id = draft.ids[(start + i) % draft.ids.length];
@@ -1171,6 +1338,7 @@ function jhyapEntry() {
                 class: ["secondary", !draft.cardMode && "selected"],
                 "aria-pressed": String(!draft.cardMode),
                 "data-key": "mode-total",
+                "data-testid": "mode-total",
                 onclick: () => {
                   draft.cardMode = false;
                   saveDraft();
@@ -1319,8 +1487,8 @@ function cardPad(hand) {
           "data-testid": "cards-done",
           disabled: !cards.length,
           onclick: () => {
+            // The pad stays on cards for the next player: a table that counts cards counts them all.
             draft.current = nextEmptyHand(current);
-            draft.cardMode = false;
             saveDraft();
             renderEntry();
           },
@@ -1507,6 +1675,16 @@ function renderPreview() {
     } else {
       parts.push(errorBox(draft.previewError, "preview-error"));
     }
+    if (draft.previewError instanceof NetworkError) {
+      // Also tried again on its own when the browser says the connection is back.
+      parts.push(
+        h(
+          "button",
+          { type: "button", class: "secondary", "data-key": "retry-preview", "data-testid": "retry-preview", disabled: Boolean(draft.previewing), onclick: () => requestPreview() },
+          t("retry_preview"),
+        ),
+      );
+    }
   }
   parts.push(
     h(
@@ -1516,7 +1694,7 @@ function renderPreview() {
         class: "primary big",
         "data-key": "confirm",
         "data-testid": "confirm",
-        disabled: !canConfirm,
+        disabled: !canConfirm || Boolean(draft.sending),
         onclick: confirmEntry,
       },
       draft.mode === "new" ? t("confirm_round", { n: draft.number }) : t("save_correction"),
@@ -1538,8 +1716,12 @@ function editNote(round) {
   ].join("");
 }
 
-async function confirmEntry() {
+async function confirmEntry(event) {
   const draft = app.draft;
+  // A second tap (double tap) lands after the round was handed over: nothing more to do.
+  if (!draft || draft.sending) return;
+  draft.sending = true;
+  if (event && event.currentTarget) event.currentTarget.disabled = true;
   const game = app.game;
   const token = store.token(game.id);
   if (draft.mode === "new") {
@@ -1555,21 +1737,32 @@ async function confirmEntry() {
     location.hash = gameUrl(game.id);
     return;
   }
-  const button = document.querySelector('[data-testid="confirm"]');
-  if (button) button.disabled = true;
   try {
     await api.correctRound(game.id, token, draft.number, entryBody());
-    announce(t("corrected", { n: draft.number }));
-    app.draft = null;
-    await loadGame(true);
-    await loadRounds();
-    location.hash = gameUrl(game.id, "history");
   } catch (error) {
+    draft.sending = false;
+    if (app.draft !== draft) return;
     draft.preview = null;
     draft.previewError = error;
     renderPreview();
+    return;
   }
+  announce(t("corrected", { n: draft.number }));
+  if (app.draft === draft) app.draft = null;
+  try {
+    await loadGame(true);
+    await loadRounds();
+  } catch {
+    // offline right after saving: the history catches up on the next poll
+  }
+  location.hash = gameUrl(game.id, "history");
 }
+
+// The connection is back: a preview that failed for want of one is asked for again.
+window.addEventListener("online", () => {
+  const draft = app.draft;
+  if (draft && draft.previewError instanceof NetworkError && !draft.sending && entryComplete()) requestPreview();
+});
 
 // ---------- start ----------
 

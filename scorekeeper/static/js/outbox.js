@@ -1,6 +1,6 @@
 // Rounds are written to localStorage with their Idempotency-Key *before* the first POST,
 // resent with the same key until the service answers, and only removed once it has.
-// A round the service refuses stays listed until the player discards or fixes it.
+// A round the service refuses stays listed until the player discards it or enters it again.
 
 import { api, ApiError } from "./api.js";
 import { store, newKey } from "./store.js";
@@ -29,9 +29,10 @@ export function enqueue(gameId, token, body) {
 
 function permanent(error) {
   if (!(error instanceof ApiError)) return false;
-  if (error.status === 429 || error.status >= 500) return false;
-  // 409 without details: "being recorded by another request" - retry for the stored answer.
-  if (error.status === 409 && !(error.details && error.details.number)) return false;
+  if (error.status === 408 || error.status === 429 || error.status >= 500) return false;
+  // A 409 with Retry-After: "being recorded by another request" - retry for the stored answer.
+  // Any other 409 (another phone recorded this round, the game is over) stands.
+  if (error.status === 409 && error.retryAfter > 0) return false;
   return true;
 }
 
@@ -59,7 +60,9 @@ export async function send(gameId) {
     current.attempts += 1;
     if (permanent(error)) {
       current.state = "failed";
-      current.error = { status: error.status, code: error.code, message: error.message };
+      // taken: another phone recorded this round's number first (the 409 names the next one).
+      const taken = error.status === 409 && Boolean(error.details && error.details.number);
+      current.error = { status: error.status, code: error.code, message: error.message, taken };
       store.setPending(gameId, current);
       emit({ type: "failed", gameId, error });
     } else {
