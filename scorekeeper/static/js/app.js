@@ -350,16 +350,19 @@ async function importFile(event) {
 async function renderNew() {
   if (!app.rulesets) app.rulesets = await api.rulesets();
   // dealer/starter: a seat index or null (at random); they follow their person when seats shift.
-  const form = { ruleset: "jhyap", name: "", names: ["", "", ""], dealer: null, starter: null, touched: {}, values: {}, error: null, busy: false };
+  // optionErrors: what the service said about each option it refused ({name: problem}).
+  const form = { ruleset: "jhyap", name: "", names: ["", "", ""], dealer: null, starter: null, touched: {}, values: {}, error: null, optionErrors: {}, optionsOpen: false, busy: false };
   const optionInput = (ruleset, name, spec) => {
     const id = `opt-${name}`;
     const value = name in form.values ? form.values[name] : spec.default;
     const label = h("label", { for: id }, t(`opt_${name}`));
+    const problem = form.optionErrors[name];
+    const described = { "aria-describedby": problem ? `${id}-error ${id}-help` : `${id}-help`, "aria-invalid": problem ? "true" : null };
     let input;
     if (spec.allowed.type === "choice") {
       input = h(
         "select",
-        { id, "data-key": id, onchange: (e) => setOption(name, e.target.value) },
+        { id, "data-key": id, ...described, onchange: (e) => setOption(name, e.target.value) },
         spec.allowed.choices.map((choice) =>
           h("option", { value: choice, selected: value === choice }, t(`choice_${choice}`)),
         ),
@@ -371,7 +374,7 @@ async function renderNew() {
         type: "text",
         inputmode: "numeric",
         value: value.join(", "),
-        "aria-describedby": `${id}-help`,
+        ...described,
         oninput: (e) => setOption(name, e.target.value),
       });
     } else {
@@ -383,6 +386,7 @@ async function renderNew() {
         min: spec.allowed.minimum,
         max: spec.allowed.maximum,
         value,
+        ...described,
         oninput: (e) => setOption(name, e.target.value),
       });
     }
@@ -391,6 +395,7 @@ async function renderNew() {
       { class: "field" },
       label,
       input,
+      problem ? h("p", { class: "field-error", id: `${id}-error`, "data-testid": `${id}-error` }, optionProblem(name, problem)) : null,
       h("p", { class: "help", id: `${id}-help` }, t(`opt_${name}_help`), " ", t("default_is", { value: showValue(spec.default) })),
     );
   };
@@ -398,6 +403,32 @@ async function renderNew() {
   const setOption = (name, value) => {
     form.values[name] = value;
     form.touched[name] = true;
+    if (name in form.optionErrors) clearOptionError(name);
+  };
+  // The value was changed after the service refused it: its message goes (the rest stay).
+  const clearOptionError = (name) => {
+    delete form.optionErrors[name];
+    const id = `opt-${name}`;
+    const input = document.getElementById(id);
+    if (input) {
+      input.removeAttribute("aria-invalid");
+      input.setAttribute("aria-describedby", `${id}-help`);
+    }
+    document.getElementById(`${id}-error`)?.remove();
+    if (!Object.keys(form.optionErrors).length) {
+      form.error = null;
+      replace(document.getElementById("form-error"));
+    }
+  };
+  // The service's error, or for refused options a pointer to them by the page's own labels.
+  const formErrorBox = () => {
+    const names = Object.keys(form.optionErrors);
+    if (!names.length) return errorBox(form.error);
+    return h(
+      "div",
+      { class: "error", role: "alert", "data-testid": "error" },
+      h("p", {}, t("err_options", { names: names.map((name) => t(`opt_${name}`)).join(", ") })),
+    );
   };
   const ruleset = () => app.rulesets.find((r) => r.name === form.ruleset);
   const seatSelect = (id, labelKey) =>
@@ -451,6 +482,8 @@ async function renderNew() {
                   form.ruleset = r.name;
                   form.values = {};
                   form.touched = {};
+                  form.optionErrors = {};
+                  form.error = null;
                   while (form.names.length > r.max_players) form.names.pop();
                   while (form.names.length < r.min_players) form.names.push("");
                   seatsCut();
@@ -545,11 +578,11 @@ async function renderNew() {
         rules.chooses_starter ? seatSelect("starter", "first_starter") : null,
         h(
           "details",
-          { class: "options" },
+          { class: "options", open: form.optionsOpen, ontoggle: (e) => (form.optionsOpen = e.target.open) },
           h("summary", {}, t("rule_options")),
           Object.entries(rules.options).map(([name, spec]) => optionInput(rules.name, name, spec)),
         ),
-        h("div", { id: "form-error" }, form.error ? errorBox(form.error) : null),
+        h("div", { id: "form-error" }, form.error ? formErrorBox() : null),
         h("button", { type: "submit", class: "primary big", "data-testid": "start-game", disabled: form.busy }, t("start_game")),
       ),
     );
@@ -601,11 +634,55 @@ async function renderNew() {
     } catch (error) {
       form.busy = false;
       form.error = error;
+      form.optionErrors = optionErrors(error, rules);
+      const refused = Object.keys(form.optionErrors);
+      if (refused.length) {
+        // Shown by each refused option, under its own label; the first one gets the focus.
+        form.optionsOpen = true;
+        draw();
+        document.getElementById(`opt-${refused[0]}`).focus();
+        return;
+      }
       replace(document.getElementById("form-error"), errorBox(error));
       document.querySelector("#form-error .error")?.focus?.();
     }
   }
   draw();
+}
+
+// The options a 422 from POST /games refused, by name: details are keyed by field path,
+// {"options": {"call_limit": ["give a whole number from 0 to 50."]}}. Only the ruleset's own.
+function optionErrors(error, rules) {
+  if (!(error instanceof ApiError) || error.status !== 422) return {};
+  const options = error.details && error.details.options;
+  if (!options || typeof options !== "object" || Array.isArray(options)) return {};
+  const found = {};
+  for (const [name, problems] of Object.entries(options)) {
+    if (!(name in rules.options)) continue;
+    const problem = Array.isArray(problems) ? problems[0] : problems;
+    found[name] = typeof problem === "string" ? problem : "";
+  }
+  return found;
+}
+
+// The service's problems with an option, in the page's words where it knows them.
+const OPTION_PROBLEMS = [
+  [/^give a whole number from (-?\d+) to (-?\d+)\.?$/, (m) => t("opt_problem_range", { min: m[1], max: m[2] })],
+  [/^each score must be even and from (-?\d+) to (-?\d+)\.?$/, (m) => t("opt_problem_even", { min: m[1], max: m[2] })],
+  [/^give distinct whole numbers\.?$/, () => t("opt_problem_distinct")],
+  [/^give a list of at most (\d+) scores\.?$/, (m) => t("opt_problem_count", { n: m[1] })],
+];
+
+// "Call limit: give a whole number from 0 to 50.", with the option's label as the form shows it.
+function optionProblem(name, problem) {
+  let text = null;
+  for (const [pattern, words] of OPTION_PROBLEMS) {
+    const match = pattern.exec(problem);
+    if (match) text = words(match);
+  }
+  const label = h("span", { class: "field-error-label" }, t(`opt_${name}`));
+  if (text === null && !problem) return label;
+  return [label, ": ", text !== null ? h("span", {}, text) : h("span", { lang: "en" }, problem)];
 }
 
 // ---------- game ----------
@@ -1194,10 +1271,13 @@ function changed() {
   draft.previewError = null;
   saveDraft();
   renderEntry();
-  if (entryComplete()) requestPreview();
+  // The last tap that completes the entry brings Confirm on screen once the preview is back.
+  if (entryComplete()) requestPreview({ reveal: true });
 }
 
-async function requestPreview() {
+// reveal: scroll the Confirm button into view when it can be tapped (after a tap that completed
+// the entry), without moving focus: the preview is announced from its live region.
+async function requestPreview({ reveal = false } = {}) {
   const draft = app.draft;
   const seq = ++app.previewSeq;
   draft.previewing = true;
@@ -1218,6 +1298,8 @@ async function requestPreview() {
   }
   draft.previewing = false;
   renderPreview();
+  const button = document.querySelector("[data-testid=confirm]");
+  if (reveal && button && !button.disabled) button.scrollIntoView({ block: "nearest" });
 }
 
 function nextEmptyHand(after) {
@@ -1279,7 +1361,7 @@ function jhyapEntry() {
                 changed();
               },
             },
-            player.name,
+            h("span", { class: "pick-name" }, player.name),
           ),
         ),
       ),
@@ -1582,7 +1664,7 @@ function twentyTwoEntry() {
                       renderEntry();
                     },
                   },
-                  player.name,
+                  h("span", { class: "pick-name" }, player.name),
                 ),
               ),
             ),
@@ -1680,7 +1762,7 @@ function renderPreview() {
       parts.push(
         h(
           "button",
-          { type: "button", class: "secondary", "data-key": "retry-preview", "data-testid": "retry-preview", disabled: Boolean(draft.previewing), onclick: () => requestPreview() },
+          { type: "button", class: "secondary", "data-key": "retry-preview", "data-testid": "retry-preview", disabled: Boolean(draft.previewing), onclick: () => requestPreview({ reveal: true }) },
           t("retry_preview"),
         ),
       );
