@@ -118,6 +118,12 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
         if state.finished:
             raise RuleError("The game is over; no more rounds can be recorded.")
         assert state.dealer is not None and state.starter is not None
+        active = len(state.active_seats())
+        if state.pack < active:  # rules.md deals at least 1 card each, but cannot here
+            raise RuleError(
+                f"Only {state.pack} cards are left in the pack for {active} players, so no final "
+                "trick can be played; undo or correct a round, or start a new game."
+            )
         seats = self._check_one_per_active(
             state, [play.player for play in entry.last_trick], "last_trick", "final card"
         )

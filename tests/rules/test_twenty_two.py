@@ -229,6 +229,21 @@ def test_rule2_deal_capped_by_pack_over_active_players_never_below_one(kept, pac
     assert nxt.dealer == BEN
 
 
+@pytest.mark.parametrize(("kept", "refused"), [(49, False), (50, True), (52 - 1, True)])
+def test_rule2_a_pack_smaller_than_the_table_is_said_plainly(kept, refused):
+    """With 3 cards left 3 players can still play a trick; with 2 or 1 none can be entered."""
+    game = table(3, elimination_limit=1000)
+    kept_cards = [*(code for code in DECK if code not in ("AS", "2C", "3C")), "AS", "2C"][:kept]
+    state = mid_game(game, {2: kept_cards})
+    if not refused:
+        assert play(game, state, (BEN, "AS"), (CAS, "2C"), (ANA, "3C")).state.rounds_played == 6
+        return
+    left = [code for code in DECK if code not in kept_cards]
+    plays = [(player, left[index % len(left)]) for index, player in enumerate((BEN, CAS, ANA))]
+    error = raises_rule_error(game, state, *plays)
+    assert error.message.startswith(f"Only {52 - kept} cards are left in the pack for 3 players")
+
+
 def test_rule2_pack_counts_piles_of_eliminated_players_and_divides_by_active():
     # Dee was knocked out earlier holding 30 cards; Ben takes with an ace and reaches the limit.
     # Pack after: 52 - 30 - 1 = 21; 2 players remain: floor(21 / 2) = 10 < 11.
