@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from datetime import UTC, datetime
 
 import pytest
 
@@ -85,3 +87,33 @@ def test_games_list_export_and_import(page, server, tmp_path):
     page.locator("li.game-item").filter(has_text="Saved").first.get_by_role("button").click()
     page.get_by_role("button", name="Tap again to remove").click()
     expect(page.locator("a.game-link")).to_have_count(1)
+
+
+def test_an_imported_game_is_marked_on_the_games_list(page, server, tmp_path):
+    create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1, name="Saved")
+    with page.expect_download() as download:
+        page.get_by_test_id("export").click()
+    path = tmp_path / "export.json"
+    download.value.save_as(path)
+
+    page.clock.set_fixed_time(datetime(2025, 3, 14, 12, 0, tzinfo=UTC))
+    page.locator("#home-link").click()
+    page.set_input_files("#import-file", str(path))
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+
+    page.locator("#home-link").click()
+    games = page.locator("li.game-item").filter(has_text="Saved")
+    expect(games).to_have_count(2)
+    # Newest first: the copy says so in words (not only by colour), with the day it came in.
+    expect(games.first.get_by_test_id("imported")).to_have_text("imported on Mar 14, 2025")
+    expect(games.first.locator("time")).to_have_attribute("datetime", re.compile(r"^2025-03-14T"))
+    expect(games.nth(1).get_by_test_id("imported")).to_have_count(0)
+    check_accessibility(page, "games list with an imported game")
+    screenshot(page, "games-list-imported")
+
+    # Kept with the game on this phone, and said in the phone's language.
+    page.reload()
+    page.wait_for_selector("body.ready")
+    page.select_option("#lang-select", "fil")
+    expect(games.first.get_by_test_id("imported")).to_contain_text("na-import")
+    expect(games.first.locator(".badge")).to_have_text("na-import")

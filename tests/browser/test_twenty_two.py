@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("playwright.sync_api")
@@ -118,3 +120,69 @@ def test_twenty_two_game_to_the_end(page, server):
     page.select_option("#lang-select", "ne")
     expect(page.get_by_test_id("round-1")).to_contain_text("Fayeले अन्तिम हात लियो")
     check_accessibility(page, "twenty two history in Nepali")
+
+
+def exported_trick(page, game_id, number):
+    """The final trick of round ``number`` as the service keeps it, in the order played."""
+    return page.evaluate(
+        """async ([id, n]) => (await (await fetch('/api/v1/games/' + id + '/export')).json())
+            .rounds.find(r => r.number === n).entry.last_trick.map(p => p.card)""",
+        [game_id, number],
+    )
+
+
+def test_a_card_played_early_is_changed_in_place(page, server):
+    game_id = create_game(page, "twenty-two", ["Dina", "Eli", "Faye"], dealer=0)
+    open_entry(page)
+    trick_entry(page, [("Eli", "9C"), ("Faye", "KD"), ("Dina", "4H")])
+    assert "Faye took the final trick" in wait_preview(page)
+    plays = page.get_by_test_id("trick-play")
+
+    # Eli's card was the ace of spades, not the 9 of clubs: tap it, not "Remove" three times.
+    plays.filter(has_text="Eli").click()
+    expect(plays.first).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#pad legend")).to_have_text("Change Eli's card")
+    expect(page.get_by_test_id("trick-player")).to_have_count(0)  # the player stays Eli
+    screenshot(page, "twenty-two-change-a-card")
+    page.get_by_test_id("rank-K").click()
+    expect(page.get_by_test_id("suit-D")).to_be_disabled()  # Faye played it in this trick
+    page.get_by_test_id("rank-4").click()
+    expect(page.get_by_test_id("suit-H")).to_be_disabled()  # Dina's
+    page.get_by_test_id("rank-9").click()
+    expect(page.get_by_test_id("suit-C")).to_be_enabled()  # the card being changed is free
+    page.get_by_test_id("rank-A").click()
+    page.get_by_test_id("suit-S").click()
+    expect(plays).to_have_text(
+        [
+            re.compile(r"^1\. Eli A♠"),
+            re.compile(r"^2\. Faye K♦"),
+            re.compile(r"^3\. Dina 4♥"),
+        ]
+    )
+    expect(plays.first).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#pad")).to_have_count(0)  # the trick is complete again
+    assert "Eli took the final trick" in wait_preview(page)
+    check_accessibility(page, "twenty two entry after changing a card")
+    confirm(page)
+    assert exported_trick(page, game_id, 1) == ["AS", "KD", "4H"]
+    expect(player_row(page, "Eli").locator(".pile")).to_contain_text("A♠")
+
+    # Round 2: a kept card still cannot be picked; "Keep" leaves the card; removing still works.
+    open_entry(page)
+    trick_entry(page, [("Dina", "5S"), ("Eli", "7H"), ("Faye", "3C")])
+    wait_preview(page)
+    plays.filter(has_text="Dina").click()
+    page.get_by_test_id("rank-A").click()
+    expect(page.get_by_test_id("suit-S")).to_be_disabled()  # in Eli's score pile
+    page.get_by_test_id("keep-card").click()
+    expect(page.locator("#pad")).to_have_count(0)
+    expect(plays.first).to_have_text(re.compile(r"^1\. Dina 5♠"))
+    plays.filter(has_text="Eli").click()
+    page.get_by_test_id("rank-Q").click()
+    page.get_by_test_id("suit-H").click()
+    page.get_by_role("button", name="Remove the last card played").click()
+    expect(plays).to_have_text([re.compile(r"^1\. Dina 5♠"), re.compile(r"^2\. Eli Q♥")])
+    trick_entry(page, [("Faye", "JC")])
+    assert "Eli took the final trick" in wait_preview(page)
+    confirm(page)
+    assert exported_trick(page, game_id, 2) == ["5S", "QH", "JC"]

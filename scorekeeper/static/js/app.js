@@ -272,6 +272,7 @@ function renderHome() {
                 { class: "game-meta" },
                 `${rulesetTitle(game.ruleset)} · ${game.status === "finished" ? t("status_finished") : t("status_in_progress")}`,
               ),
+              game.imported ? importedMark(game.imported) : null,
             ),
             app.confirmForget === game.id
               ? h(
@@ -324,6 +325,26 @@ function renderHome() {
   );
 }
 
+// An imported game shows the same name as its original: it is marked in words, with the day
+// this phone imported it.
+function importedMark(when) {
+  const date = new Date(when);
+  let shown = null;
+  if (!Number.isNaN(date.getTime())) {
+    try {
+      shown = new Intl.DateTimeFormat(language(), { dateStyle: "medium" }).format(date);
+    } catch {
+      shown = date.toLocaleDateString();
+    }
+  }
+  return h(
+    "span",
+    { class: "game-imported", "data-testid": "imported" },
+    h("span", { class: "badge imported" }, t("imported_badge")),
+    shown ? [" ", h("time", { datetime: when }, t("imported_on", { date: shown }))] : null,
+  );
+}
+
 async function importFile(event) {
   const file = event.target.files[0];
   const box = document.getElementById("import-result");
@@ -337,7 +358,7 @@ async function importFile(event) {
       return;
     }
     const game = await api.importGame(text);
-    store.saveGame(game, game.token);
+    store.saveGame(game, game.token, { imported: new Date().toISOString() });
     app.notice = t("imported");
     location.hash = gameUrl(game.id);
   } catch (error) {
@@ -1141,7 +1162,8 @@ function draftKey(gameId) {
 function saveDraft() {
   const draft = app.draft;
   if (!draft || draft.mode !== "new") return;
-  const { preview, previewError, ...keep } = draft;
+  // A card being changed is not kept: the entry opens again with its picker closed.
+  const { preview, previewError, changing, ...keep } = draft;
   sessionStorage.setItem(draftKey(app.game.id), JSON.stringify(keep));
 }
 
@@ -1232,6 +1254,8 @@ async function startEdit(number) {
   draft.original = round;
   fillDraft(draft, item.entry);
   app.draft = draft;
+  // Escape leaves a correction only while nothing was changed (an edit draft is not kept).
+  draft.unchanged = JSON.stringify(entryBody());
   renderEntry();
   requestPreview();
 }
@@ -1581,15 +1605,40 @@ function cardPad(hand) {
   );
 }
 
-function unavailableCards() {
+// Cards that cannot be picked: kept in a score pile, or already played in this trick (except the
+// play at index `changing`, whose card is being changed).
+function unavailableCards(changing = null) {
   const used = new Set();
   for (const player of app.game.players) for (const card of player.pile || []) used.add(card);
   if (app.draft.mode === "edit") {
     // Piles now include cards kept in this and later rounds; only the trick itself is checked here.
     used.clear();
   }
-  for (const play of app.draft.plays) used.add(play.card);
+  app.draft.plays.forEach((play, index) => {
+    if (index !== changing) used.add(play.card);
+  });
   return used;
+}
+
+// The play whose card is being changed (an index into draft.plays), or null.
+function changingPlay(draft) {
+  const index = draft.changing;
+  if (Number.isInteger(index) && index >= 0 && index < draft.plays.length) return index;
+  draft.changing = null;
+  return null;
+}
+
+// Stop changing a played card (Escape, "Keep", the same play tapped again): nothing changes.
+function stopChanging() {
+  const draft = app.draft;
+  const index = changingPlay(draft);
+  if (index === null) return false;
+  draft.changing = null;
+  draft.rank = null;
+  saveDraft();
+  renderEntry();
+  document.querySelector(`[data-key="play-${index}"]`)?.focus();
+  return true;
 }
 
 function twentyTwoEntry() {
@@ -1599,8 +1648,9 @@ function twentyTwoEntry() {
   const remaining = players.filter((p) => !played.has(p.id));
   if (draft.current !== null && played.has(draft.current)) draft.current = null;
   if (draft.current === null && remaining.length) draft.current = remaining[0].id;
-  const current = players.find((p) => p.id === draft.current);
-  const used = unavailableCards();
+  const changing = changingPlay(draft);
+  const current = players.find((p) => p.id === (changing !== null ? draft.plays[changing].player : draft.current));
+  const used = unavailableCards(changing);
   const nextClockwise = (afterId) => {
     const seats = app.game.players.map((p) => p.id);
     const start = seats.indexOf(afterId);
@@ -1618,9 +1668,41 @@ function twentyTwoEntry() {
       "ol",
       { class: "trick", "aria-label": t("final_trick"), "data-testid": "trick" },
       draft.plays.map((play, index) =>
-        h("li", {}, h("span", { class: "order" }, `${index + 1}.`), " ", playerName(play.player), " ", cardNode(play.card)),
+        h(
+          "li",
+          {},
+          // Tapping a play opens the picker for that player; the new card takes its place.
+          h(
+            "button",
+            {
+              type: "button",
+              class: ["play", "secondary", changing === index && "selected"],
+              "aria-pressed": String(changing === index),
+              "data-key": `play-${index}`,
+              "data-testid": "trick-play",
+              onclick: () => {
+                if (changing === index) {
+                  stopChanging();
+                  return;
+                }
+                draft.changing = index;
+                draft.rank = null;
+                saveDraft();
+                renderEntry();
+              },
+            },
+            h("span", { class: "order" }, `${index + 1}.`),
+            " ",
+            h("span", { class: "play-name" }, playerName(play.player)),
+            " ",
+            cardNode(play.card),
+            " ",
+            h("span", { class: "play-change" }, t("change_card")),
+          ),
+        ),
       ),
     ),
+    draft.plays.length ? h("p", { class: "help" }, t("tt_change_hint")) : null,
     draft.plays.length
       ? h(
           "button",
@@ -1630,6 +1712,7 @@ function twentyTwoEntry() {
             "data-key": "remove-play",
             onclick: () => {
               const last = draft.plays.pop();
+              if (changing === draft.plays.length) draft.changing = null;
               draft.current = last.player;
               draft.rank = null;
               changed();
@@ -1638,41 +1721,51 @@ function twentyTwoEntry() {
           t("remove_last_play"),
         )
       : null,
-    remaining.length
+    changing !== null || remaining.length
       ? h(
           "div",
           { class: "pad-box", id: "pad" },
-          h(
-            "fieldset",
-            {},
-            h("legend", {}, t("who_played_next")),
-            h(
-              "div",
-              { class: "grid players-grid" },
-              remaining.map((player) =>
+          changing !== null
+            ? h(
+                "div",
+                { class: "row" },
                 h(
                   "button",
-                  {
-                    type: "button",
-                    class: ["pick", draft.current === player.id && "selected"],
-                    "aria-pressed": String(draft.current === player.id),
-                    "data-key": `player-${player.id}`,
-                    "data-testid": "trick-player",
-                    onclick: () => {
-                      draft.current = player.id;
-                      saveDraft();
-                      renderEntry();
-                    },
-                  },
-                  h("span", { class: "pick-name" }, player.name),
+                  { type: "button", class: "secondary", "data-key": "keep-card", "data-testid": "keep-card", onclick: stopChanging },
+                  t("keep_card", { card: cardLabel(draft.plays[changing].card) }),
+                ),
+              )
+            : h(
+                "fieldset",
+                {},
+                h("legend", {}, t("who_played_next")),
+                h(
+                  "div",
+                  { class: "grid players-grid" },
+                  remaining.map((player) =>
+                    h(
+                      "button",
+                      {
+                        type: "button",
+                        class: ["pick", draft.current === player.id && "selected"],
+                        "aria-pressed": String(draft.current === player.id),
+                        "data-key": `player-${player.id}`,
+                        "data-testid": "trick-player",
+                        onclick: () => {
+                          draft.current = player.id;
+                          saveDraft();
+                          renderEntry();
+                        },
+                      },
+                      h("span", { class: "pick-name" }, player.name),
+                    ),
+                  ),
                 ),
               ),
-            ),
-          ),
           h(
             "fieldset",
             {},
-            h("legend", {}, t("card_of", { name: current.name })),
+            h("legend", {}, changing !== null ? t("change_card_of", { name: current.name }) : t("card_of", { name: current.name })),
             h(
               "div",
               { class: "grid ranks", role: "group", "aria-label": t("rank") },
@@ -1708,10 +1801,19 @@ function twentyTwoEntry() {
                     "data-testid": `suit-${suit}`,
                     disabled: !draft.rank || used.has(draft.rank + suit),
                     onclick: () => {
-                      const player = draft.current;
-                      draft.plays.push({ player, card: draft.rank + suit });
-                      played.add(player);
+                      const card = draft.rank + suit;
                       draft.rank = null;
+                      if (changing !== null) {
+                        // In place: the order of play stays as it was.
+                        draft.plays[changing] = { player: draft.plays[changing].player, card };
+                        draft.changing = null;
+                        changed();
+                        document.querySelector(`[data-key="play-${changing}"]`)?.focus();
+                        return;
+                      }
+                      const player = draft.current;
+                      draft.plays.push({ player, card });
+                      played.add(player);
                       draft.current = nextClockwise(player);
                       changed();
                     },
@@ -1845,6 +1947,48 @@ window.addEventListener("online", () => {
   const draft = app.draft;
   if (draft && draft.previewError instanceof NetworkError && !draft.sending && entryComplete()) requestPreview();
 });
+
+// ---------- keyboard ----------
+
+// Escape cancels what is open, never anything that loses an entry or changes the game: a pending
+// "Yes, undo round N", a "tap again to remove", a card being changed, then the round entry itself
+// (a new round's draft is kept on this phone; a correction only when nothing was changed yet).
+function onEscape(event) {
+  if (event.key !== "Escape" || event.defaultPrevented || event.isComposing) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
+  const current = app.route;
+  if (!current) return;
+  if (current.view === "home" && app.confirmForget !== null) {
+    const id = app.confirmForget;
+    app.confirmForget = null;
+    renderHome();
+    document.querySelector(`[data-key="forget-${CSS.escape(id)}"]`)?.focus();
+    event.preventDefault();
+    return;
+  }
+  if (current.view === "game" && current.tab === "history" && app.confirmUndo && !app.undoing) {
+    app.confirmUndo = null;
+    app.historyMessage = null;
+    renderGame();
+    document.querySelector("[data-testid=undo]")?.focus();
+    event.preventDefault();
+    return;
+  }
+  const draft = app.draft;
+  if (current.view === "game" && (current.tab === "round" || current.tab === "edit") && draft && !draft.sending) {
+    event.preventDefault();
+    if (draft.kind === "tt" && stopChanging()) return;
+    if (draft.mode === "new") {
+      saveDraft();
+      location.hash = gameUrl(app.game.id);
+    } else if (JSON.stringify(entryBody()) === draft.unchanged) {
+      location.hash = gameUrl(app.game.id, "history");
+    }
+  }
+}
+
+document.addEventListener("keydown", onEscape);
 
 // ---------- start ----------
 

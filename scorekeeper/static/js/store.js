@@ -24,9 +24,11 @@ export const store = {
   game(id) {
     return this.games().find((game) => game.id === id) || null;
   },
-  saveGame(game, token) {
+  // extra: what this phone adds to the entry, e.g. {imported: ISO time} for an imported game.
+  saveGame(game, token, extra = {}) {
     const games = this.games().filter((item) => item.id !== game.id);
     const old = this.game(game.id);
+    const imported = extra.imported || (old && old.imported) || null;
     games.unshift({
       id: game.id,
       token: token || (old && old.token) || null,
@@ -35,6 +37,7 @@ export const store = {
       players: game.players.map((player) => player.name),
       status: game.status,
       updated: game.updated_at,
+      ...(imported ? { imported } : {}),
     });
     write(GAMES, games);
   },
