@@ -10,6 +10,7 @@ from typing import Any
 from flask import Flask, Response
 
 from .logs import register_request_log
+from .security import RESPONSE_HEADERS
 from .settings import is_on
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -132,8 +133,7 @@ def register_security_headers(app: Flask) -> None:
 
     @app.after_request
     def security_headers(response: Response) -> Response:
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers.update(RESPONSE_HEADERS)
         if response.mimetype == "text/html":
             response.headers["Content-Security-Policy"] = (
                 "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "

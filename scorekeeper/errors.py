@@ -11,6 +11,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from .rules import RoundConflict, RuleError
+from .security import RESPONSE_HEADERS
 
 
 class ApiError(Exception):
@@ -93,6 +94,7 @@ HTTP_CODES = {
 
 
 SERVER_CODES = {
+    403: ("forbidden", "The server refuses this request."),
     414: ("uri_too_long", "The address is too long."),
     417: ("expectation_failed", "The server cannot meet the request's Expect header."),
     431: ("headers_too_large", "The request's headers are too large."),
@@ -103,16 +105,25 @@ SERVER_CODES = {
 
 def raw_error_response(status: int, reason: str, detail: str) -> bytes:
     """The one error body as a whole HTTP/1.1 response, for errors answered outside Flask."""
-    code, message = HTTP_CODES.get(status) or SERVER_CODES.get(status) or ("error", "Error.")
+    code, message = SERVER_CODES.get(status) or HTTP_CODES.get(status) or ("error", "Error.")
     if detail and status < 500:  # gunicorn's own words on what it could not read
         message = f"{message.rstrip('.')}: {detail}."
-    body = json.dumps({"error": {"status": status, "code": code, "message": message}}).encode()
-    head = (
-        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
-        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-        "X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n\r\n"
+    body = json.dumps(error_body(status, code, message)).encode()
+    headers = {"Content-Type": "application/json", "Content-Length": len(body), **RESPONSE_HEADERS}
+    head = f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n" + "".join(
+        f"{name}: {value}\r\n" for name, value in headers.items()
     )
-    return head.encode("latin-1") + body
+    return (head + "\r\n").encode("latin-1") + body
+
+
+def error_body(
+    status: int, code: str, message: str, details: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The one error body of api.md."""
+    error: dict[str, Any] = {"status": status, "code": code, "message": message}
+    if details:
+        error["details"] = details
+    return {"error": error}
 
 
 def error_response(
@@ -123,10 +134,7 @@ def error_response(
     headers: Mapping[str, str] | None = None,
 ) -> Response:
     """The one error body, as a response."""
-    error: dict[str, Any] = {"status": status, "code": code, "message": message}
-    if details:
-        error["details"] = details
-    response = jsonify({"error": error})
+    response = jsonify(error_body(status, code, message, details))
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value

@@ -687,8 +687,8 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
         raise Invalid(
             f"The export's game cannot be set up: {error.message}", code="invalid_import"
         ) from None
-    replayed = _replay_export(rules, first_state, document["rounds"], exported)
     created_at = _exported_time(exported.get("created_at"), "The export's game")
+    replayed = _replay_export(rules, first_state, document["rounds"], exported)
 
     _open_write_transaction()
     try:
@@ -716,14 +716,14 @@ def _exported_time(value: Any, where: str) -> datetime | None:
         return None
     try:
         moment = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
-        raise Invalid(
-            f"{where} has a created_at that is not a time like 2026-11-30T18:05:00Z.",
-            code="invalid_import",
-        )
-    return moment.astimezone(UTC)
+        if moment is not None and moment.tzinfo is not None:
+            return moment.astimezone(UTC)
+    except (ValueError, OverflowError):  # not a time, or out of range once in UTC
+        pass
+    raise Invalid(
+        f"{where} has a created_at that is not a time like 2026-11-30T18:05:00Z.",
+        code="invalid_import",
+    )
 
 
 def _replay_export(

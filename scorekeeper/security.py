@@ -1,4 +1,4 @@
-"""Game ids and write tokens: random, URL-safe, and only hashed at rest."""
+"""Game ids and write tokens (random, URL-safe, hashed at rest); headers on every answer."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import secrets
 
 GAME_ID_BYTES = 16  # 128 bits
 TOKEN_BYTES = 24  # 192 bits
+RESPONSE_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+"""On every response, the app's own and those gunicorn answers by itself."""
 
 
 def new_game_id() -> str:

@@ -300,7 +300,11 @@ def test_import_keeps_when_the_game_and_each_round_were_played(client, table):
     [("game", "created_at"), ("rounds", 1, "round", "created_at")],
     ids=["game", "round 2"],
 )
-@pytest.mark.parametrize("value", ["yesterday", "2025-12-31T20:00:00", 1767211200])
+@pytest.mark.parametrize(
+    "value",
+    ["yesterday", "2025-12-31T20:00:00", 1767211200, "0001-01-01T00:00:00+01:00"],
+    ids=["words", "no time zone", "a number", "before year 1 in UTC"],
+)
 def test_import_with_a_time_that_is_not_one_is_422_and_creates_nothing(
     app, client, table, where, value
 ):
