@@ -163,6 +163,17 @@ def other_phone_records(page: Any, game_id: str, body: Mapping[str, Any]) -> int
     )
 
 
+def other_phone_corrects(page: Any, game_id: str, number: int, body: Mapping[str, Any]) -> int:
+    """Correct round ``number`` as another phone with the game's key would (straight to the API)."""
+    return page.evaluate(
+        """async ([id, token, n, body]) => (await fetch('/api/v1/games/' + id + '/rounds/' + n, {
+            method: 'PUT', body: JSON.stringify(body),
+            headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+        })).status""",
+        [game_id, game_token(page, game_id), number, dict(body)],
+    )
+
+
 def totals(ids: Iterable[int], caller: int, *values: int) -> dict[str, Any]:
     """A Jhyap round body: ``caller`` is a seat, ``values`` the hand totals in seat order."""
     ids = list(ids)

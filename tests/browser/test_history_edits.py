@@ -9,6 +9,7 @@ pytest.importorskip("playwright.sync_api")
 from .helpers import (
     create_game,
     expect,
+    other_phone_corrects,
     other_phone_records,
     player_ids,
     tab,
@@ -49,6 +50,48 @@ def test_undo_prompt_is_cancelled_when_another_phone_records(page, server):
     expect(page.get_by_test_id("undo-confirm")).to_have_count(0)  # not "Yes, undo round 2"
     expect(page.get_by_test_id("undo")).to_have_text("Undo round 2")
     assert [r["number"] for r in server.rounds(game_id)] == [1, 2]
+
+
+def test_undo_prompt_is_cancelled_when_another_phone_corrects_the_round(page, server):
+    game_id, ids = game_with_rounds(page, [(0, 1, 10, 12)])
+    page.get_by_test_id("undo").click()
+    expect(page.get_by_test_id("undo-confirm")).to_have_text("Yes, undo round 1")
+
+    # Another phone corrects round 1 (same number, same created_at) while the prompt is up.
+    assert other_phone_corrects(page, game_id, 1, totals(ids, 0, 1, 10, 40)) == 200
+    note = page.get_by_test_id("undo-note")
+    expect(note).to_have_text(
+        "Round 1 changed meanwhile (perhaps on another phone); undo cancelled.", timeout=10_000
+    )
+    expect(page.get_by_test_id("undo-confirm")).to_have_count(0)
+    expect(page.get_by_test_id("undo")).to_have_text("Undo round 1")
+    expect(page.get_by_test_id("round-1")).to_contain_text("40")
+    rounds = server.rounds(game_id)
+    assert len(rounds) == 1 and rounds[0]["results"][2]["hand"] == 40
+
+
+def test_retry_after_a_half_finished_load_loads_the_rounds_and_polls(page, server, console):
+    """The game came but its rounds did not: Retry loads them, and the page polls again."""
+    console.allow(OFFLINE)
+    game_id, ids = game_with_rounds(page, [(0, 1, 10, 12)])
+
+    def no_rounds(route):
+        if route.request.method == "GET":
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/games/*/rounds", no_rounds)
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.get_by_test_id("retry-route")).to_be_visible()
+    page.unroute("**/api/v1/games/*/rounds")
+    page.get_by_test_id("retry-route").click()
+    expect(page.get_by_test_id("round-1")).to_be_visible()
+    expect(page.locator("#page-title")).to_be_focused()
+    # Polling runs: a round another phone records shows up without a tap.
+    assert other_phone_records(page, game_id, {"number": 2, **totals(ids, 1, 5, 2, 9)}) == 201
+    expect(page.get_by_test_id("round-2")).to_be_visible(timeout=10_000)
 
 
 def test_failed_undo_shows_one_error_by_the_button(page, server, console):

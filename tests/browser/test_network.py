@@ -149,10 +149,11 @@ def test_round_recorded_first_elsewhere_can_be_entered_as_the_next(page, server,
     expect(page.get_by_test_id("record-round")).to_have_count(0)
 
     page.get_by_role("button", name="Edit this round").click()
-    # The entry comes back as round 2, the game's next round, and leaves the outbox.
+    # The entry comes back as round 2, the game's next round, and leaves the banner; the outbox
+    # keeps it until the new entry is confirmed (closing the page meanwhile loses nothing).
     expect(page.locator("h1")).to_have_text("Record round 2")
     expect(page.get_by_test_id("pending-failed")).to_have_count(0)
-    assert pending_store(page) == {}
+    assert pending_store(page)[game_id]["state"] == "failed"
     expect(page.get_by_test_id("caller").filter(has_text="Asha")).to_have_attribute(
         "aria-pressed", "true"
     )
@@ -160,6 +161,7 @@ def test_round_recorded_first_elsewhere_can_be_entered_as_the_next(page, server,
     wait_preview(page)
     confirm(page)
     next_round_is(page, 3)
+    assert pending_store(page) == {}  # the new entry took the refused one's place
     rounds = server.rounds(game_id)
     assert [r["number"] for r in rounds] == [1, 2]
     assert rounds[1]["caller"] == ids[0]
@@ -185,11 +187,55 @@ def test_round_sent_after_the_game_ended_elsewhere_is_refused_once_not_resent(
     failed = page.get_by_test_id("pending-failed")
     expect(failed).to_contain_text("Round 1 of Asha, Bikash was not accepted.")
     expect(failed).to_contain_text("The game is over")
+    # Entering it again cannot help (the game is over): only Discard, with the service's reason.
+    expect(failed.get_by_role("button", name="Edit this round")).to_have_count(0)
     page.wait_for_timeout(1500)  # the outbox would have resent a retryable 409 by now
     assert len([key for key in keys if key]) == 1  # the other phone's posts carry no key
     failed.get_by_role("button", name="Discard this round").click()
     expect(page.get_by_test_id("pending-failed")).to_have_count(0)
     assert [r["number"] for r in server.rounds(game_id)] == [1, 2, 3, 4, 5, 6]
+
+
+def test_refused_round_entered_again_survives_closing_the_page(page, server, console):
+    """ "Edit this round" opens the form, and the page is closed before Confirm: the refused
+    round is still kept on the phone, and can be entered again."""
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    open_entry(page)
+    jhyap_entry(page, "Asha", [2, 20, 30])
+    wait_preview(page)
+    ids = player_ids(page, game_id)
+    assert other_phone_records(page, game_id, totals(ids, 1, 1, 1, 1)) == 201
+    console.allow(r"status of 409")
+    page.get_by_test_id("confirm").click()
+    page.get_by_role("button", name="Edit this round").click()
+    expect(page.locator("h1")).to_have_text("Record round 2")
+    wait_preview(page)
+
+    # Closed (the tab's session storage goes with it) and opened again on the game.
+    page.goto("about:blank")
+    page.goto(server.url + "/#/game/" + game_id)
+    page.wait_for_selector("body.ready")
+    page.evaluate("() => sessionStorage.clear()")
+    page.reload()
+    page.wait_for_selector("body.ready")
+    failed = page.get_by_test_id("pending-failed")
+    expect(failed).to_contain_text("Another phone recorded round 1")
+    expect(page.get_by_test_id("record-round")).to_have_count(0)
+    failed.get_by_role("button", name="Edit this round").click()
+    expect(page.locator("h1")).to_have_text("Record round 2")
+    expect(page.get_by_test_id("hand-slot")).to_have_text(["Asha2", "Bikash20", "Chandra30"])
+    wait_preview(page)
+
+    # Escape keeps it too: back on the table the banner shows it again.
+    page.keyboard.press("Escape")
+    expect(failed).to_be_visible()
+    assert pending_store(page)[game_id]["state"] == "failed"
+    failed.get_by_role("button", name="Edit this round").click()
+    wait_preview(page)
+    confirm(page)
+    next_round_is(page, 3)
+    assert pending_store(page) == {}
+    assert [r["number"] for r in server.rounds(game_id)] == [1, 2]
 
 
 def test_invalid_round_typed_offline_can_be_fixed(page, server, console):

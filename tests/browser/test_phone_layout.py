@@ -128,6 +128,46 @@ def test_confirm_comes_on_screen_when_the_entry_is_complete(page):
     confirm(page)
 
 
+def test_a_change_to_a_complete_entry_leaves_the_page_where_it_is(page):
+    """Confirm comes on screen after the tap that completes the entry, not after every tap."""
+    names = ["Asha", "Bikash", "Chandra", "Dipa", "Eli"]
+    create_game(page, "jhyap", names, dealer=0, starter=1)
+    open_entry(page)
+    jhyap_entry(page, "Chandra", [17, 12, 3, 41, 9])
+    wait_preview(page)
+    expect(page.get_by_test_id("confirm")).to_be_in_viewport(ratio=1)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.get_by_test_id("hand-slot").first.click()  # Asha's total, typed again
+    # Tapped where it is (a click that scrolls first would move the page itself).
+    page.get_by_test_id("pad-16").evaluate("key => key.click()")
+    page.get_by_test_id("preview-summary").wait_for()
+    expect(page.get_by_test_id("confirm")).to_be_enabled()
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => window.scrollY") == 0
+    expect(page.get_by_test_id("confirm")).not_to_be_in_viewport(ratio=1)
+
+
+def test_a_card_changed_in_place_does_not_scroll_to_confirm(page):
+    names = ["Dina", "Eli", "Faye", "Gopal", "Hari", "Ila"]
+    create_game(page, "twenty-two", names, dealer=0)
+    open_entry(page)
+    trick = [("Eli", "9C"), ("Faye", "KD"), ("Gopal", "2S"), ("Hari", "3S"), ("Ila", "4S")]
+    trick_entry(page, [*trick, ("Dina", "4H")])
+    wait_preview(page)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.get_by_test_id("trick-play").first.click()
+    page.get_by_test_id("rank-A").evaluate("key => key.click()")
+    before = page.evaluate("() => window.scrollY")
+    page.get_by_test_id("suit-S").evaluate("key => key.click()")
+    expect(page.get_by_test_id("trick-play").first).to_contain_text("A♠")
+    page.get_by_test_id("preview-summary").wait_for()
+    expect(page.get_by_test_id("confirm")).to_be_enabled()
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => window.scrollY") <= before
+    expect(page.get_by_test_id("trick-play").first).to_be_in_viewport()
+    expect(page.get_by_test_id("confirm")).not_to_be_in_viewport()
+
+
 def test_round_entry_correction_opens_at_the_top(page):
     game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
     open_entry(page)
@@ -167,6 +207,28 @@ def test_option_refused_by_the_service_is_shown_by_its_input(page, console):
     tab(page, "Table")
     page.locator("details.rules summary").click()
     expect(page.locator("details.rules")).to_contain_text("10")
+
+
+def test_fixing_one_of_two_refused_options_leaves_the_other_named(page, console):
+    console.allow(REFUSED)
+    page.get_by_test_id("new-game").click()
+    for seat, name in enumerate(["Asha", "Bikash", "Chandra"]):
+        page.fill(f"#player-{seat}", name)
+    page.locator("details.options summary").click()
+    page.fill("#opt-call_limit", "99")
+    page.fill("#opt-elimination_limit", "20000")
+    page.get_by_test_id("start-game").click()
+    summary = page.locator("#form-error")
+    expect(summary).to_contain_text("Call limit")
+    expect(summary).to_contain_text("Elimination limit")
+
+    page.fill("#opt-call_limit", "10")
+    expect(summary).to_have_text("Check these rule options: Elimination limit.")
+    expect(page.locator("#opt-elimination_limit")).to_have_attribute("aria-invalid", "true")
+    page.fill("#opt-elimination_limit", "300")
+    expect(summary).to_have_text("")
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("[data-testid=players]")).to_be_visible()
 
 
 def test_option_error_in_another_language(page, console):

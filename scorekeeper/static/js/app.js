@@ -28,7 +28,8 @@ const app = {
   draft: null,
   notice: null,
   poll: null,
-  // The round a pending "Yes, undo round N" was opened for ({number, created}), or null.
+  // The round a pending "Yes, undo round N" was opened for ({number, seen}: seen is the round
+  // as the service showed it then, see roundSeen), or null.
   confirmUndo: null,
   // One message below the undo control in History (an undo that failed or was cancelled), or null.
   historyMessage: null,
@@ -147,16 +148,23 @@ async function route() {
   }
   app.confirmUndo = null;
   app.historyMessage = null;
+  // Tried again (Retry, or the connection is back) after this view failed to load.
+  const retried = app.routeFailed;
   app.routeFailed = false;
-  if (app.route.tab !== "round" && app.route.tab !== "edit") app.draft = null;
+  if (app.route.tab !== "round" && app.route.tab !== "edit") {
+    app.draft = null;
+    renderOutbox(); // a refused round hidden while its new entry was open shows again
+  }
   try {
     if (app.route.view === "home") renderHome();
     else if (app.route.view === "new") await renderNew();
-    else await renderGameRoute(!sameGame);
+    // The same game, but its last load stopped half way (the game came, its rounds did not):
+    // load it all again, and poll from then on.
+    else await renderGameRoute(!sameGame || !app.rounds || !app.poll);
   } catch (error) {
     routeError(error);
   }
-  if (!sameGame || previous.tab !== app.route.tab) focusTitle();
+  if (!sameGame || previous.tab !== app.route.tab || retried) focusTitle();
 }
 
 // A view that could not be loaded (offline, say): try again (also when the connection is back),
@@ -197,12 +205,16 @@ window.addEventListener("online", () => {
 function renderOutbox() {
   const pending = store.pendingAll();
   const items = Object.entries(pending).map(([gameId, entry]) => {
+    // A refused round being entered again stays kept here until its new entry is confirmed
+    // (which replaces it) or it is discarded; the open form stands for it meanwhile.
+    if (replacedByOpenEntry(gameId, entry)) return null;
     const known = store.game(gameId);
     const gameName = (known && (known.name || known.players.join(", "))) || gameId;
     const number = entry.body.number;
     if (entry.state === "failed") {
-      // Refused for good (409: another phone recorded that round; 422: an invalid entry typed
-      // offline): sending it again cannot help, so it can be entered again as the next round.
+      // Refused for good: sending it again cannot help. Another phone recorded that round (409)
+      // or it was an invalid entry typed offline (422): it can be entered again as the next
+      // round. Otherwise (the game is over, say) only the service's reason and Discard.
       const taken = Boolean(entry.error && entry.error.taken);
       return h(
         "div",
@@ -212,7 +224,9 @@ function renderOutbox() {
         h(
           "div",
           { class: "row" },
-          h("button", { type: "button", class: "primary", "data-testid": "edit-refused", onclick: () => editRefused(gameId) }, t("edit_refused")),
+          canEnterAgain(entry)
+            ? h("button", { type: "button", class: "primary", "data-testid": "edit-refused", onclick: () => editRefused(gameId) }, t("edit_refused"))
+            : null,
           h("button", { type: "button", class: "danger", onclick: () => discard(gameId) }, t("discard_round")),
         ),
       );
@@ -233,10 +247,23 @@ function renderOutbox() {
   replace(outboxBox, items);
 }
 
-// Open the round entry form with a refused round's entry; startEntry drops it from the outbox.
+function canEnterAgain(entry) {
+  return entry.state === "failed" && Boolean(entry.error && (entry.error.taken || entry.error.status === 422));
+}
+
+function replacedByOpenEntry(gameId, entry) {
+  const current = app.route;
+  const draft = app.draft;
+  return Boolean(
+    current && current.view === "game" && current.tab === "round" && current.id === gameId && draft && draft.replaces === entry.key,
+  );
+}
+
+// Open the round entry form with a refused round's entry. It stays in the outbox until the new
+// entry is confirmed (replacing it) or it is discarded: closing the page meanwhile loses nothing.
 function editRefused(gameId) {
   const entry = store.pending(gameId);
-  if (!entry) return;
+  if (!entry || !canEnterAgain(entry)) return;
   app.prefill = { gameId, key: entry.key };
   const target = gameUrl(gameId, "round");
   if (location.hash === target) route();
@@ -436,10 +463,9 @@ async function renderNew() {
       input.setAttribute("aria-describedby", `${id}-help`);
     }
     document.getElementById(`${id}-error`)?.remove();
-    if (!Object.keys(form.optionErrors).length) {
-      form.error = null;
-      replace(document.getElementById("form-error"));
-    }
+    if (!Object.keys(form.optionErrors).length) form.error = null;
+    // The box at the top names only the options still refused (none: it goes).
+    replace(document.getElementById("form-error"), form.error ? formErrorBox() : null);
   };
   // The service's error, or for refused options a pointer to them by the page's own labels.
   const formErrorBox = () => {
@@ -978,8 +1004,8 @@ function resultsTable(round, caption) {
 
 function historyView() {
   const rounds = app.rounds || [];
-  const last = rounds.length ? rounds[rounds.length - 1].number : null;
-  if (!rounds.length) return h("section", { class: "history" }, historyMessage(), h("p", { class: "empty" }, t("no_rounds")));
+  const last = lastRound();
+  if (!last) return h("section", { class: "history" }, historyMessage(), h("p", { class: "empty" }, t("no_rounds")));
   return h(
     "section",
     { class: "history", "aria-labelledby": "history-heading" },
@@ -1011,10 +1037,10 @@ function historyView() {
                     t("edit"),
                     h("span", { class: "visually-hidden" }, ` (${t("round_n", { n: round.number })})`),
                   ),
-                  round.number === last ? undoButton(round) : null,
+                  round === last ? undoButton(round) : null,
                 )
               : null,
-            round.number === last ? historyMessage() : null,
+            round === last ? historyMessage() : null,
           ),
         ),
     ),
@@ -1040,13 +1066,21 @@ function lastRound() {
   return rounds.length ? rounds[rounds.length - 1] : null;
 }
 
+// The round as the service shows it, to tell whether it is still the same: a correction (here or
+// by another phone, or one of an earlier round that scores it again) keeps its number and
+// created_at but changes what it says, so all of it is compared.
+function roundSeen(round) {
+  return JSON.stringify(round);
+}
+
 // A pending "Yes, undo round N" belongs to that round: when the rounds change under it (another
-// phone recorded, undid or replaced a round) it is cancelled, never moved to another round.
+// phone recorded, undid, replaced or corrected a round) it is cancelled, never moved to another
+// round.
 function checkUndo() {
   const pending = app.confirmUndo;
   if (!pending || app.undoing) return;
   const last = lastRound();
-  if (last && last.number === pending.number && last.created_at === pending.created) return;
+  if (last && last.number === pending.number && roundSeen(last) === pending.seen) return;
   app.confirmUndo = null;
   const note =
     last && last.number > pending.number
@@ -1078,18 +1112,20 @@ async function undoConfirmed(event) {
   } finally {
     app.undoing = false;
   }
-  if (reload) {
-    try {
-      await loadGame(true);
-      await loadRounds();
-    } catch {
-      // offline: the next poll catches up
-    }
-  }
+  // Offline: the next poll catches up.
+  if (reload) await refreshGame(true);
   if (app.route.view === "game" && app.route.tab === "history") {
     renderGame();
     showHistoryMessage();
   }
+}
+
+// Cancel, or Escape: the prompt closes, the round stays, and the focus goes back to Undo.
+function cancelUndo() {
+  app.confirmUndo = null;
+  app.historyMessage = null;
+  renderGame();
+  document.querySelector("[data-testid=undo]")?.focus();
 }
 
 function undoButton(round) {
@@ -1103,7 +1139,7 @@ function undoButton(round) {
         "data-key": "undo",
         "data-testid": "undo",
         onclick: () => {
-          app.confirmUndo = { number, created: round.created_at };
+          app.confirmUndo = { number, seen: roundSeen(round) };
           app.historyMessage = null;
           renderGame();
         },
@@ -1128,15 +1164,7 @@ function undoButton(round) {
     ),
     h(
       "button",
-      {
-        type: "button",
-        class: "secondary",
-        onclick: () => {
-          app.confirmUndo = null;
-          app.historyMessage = null;
-          renderGame();
-        },
-      },
+      { type: "button", class: "secondary", onclick: cancelUndo },
       t("cancel"),
     ),
   );
@@ -1163,7 +1191,7 @@ function saveDraft() {
   const draft = app.draft;
   if (!draft || draft.mode !== "new") return;
   // A card being changed is not kept: the entry opens again with its picker closed.
-  const { preview, previewError, changing, ...keep } = draft;
+  const { preview, previewError, changing, complete, ...keep } = draft;
   sessionStorage.setItem(draftKey(app.game.id), JSON.stringify(keep));
 }
 
@@ -1180,44 +1208,49 @@ function newDraft(participants, number, mode, starter) {
 }
 
 async function startEntry() {
-  const prefill = app.prefill && app.prefill.gameId === app.game.id ? app.prefill : null;
+  const gameId = app.game.id;
+  const prefill = app.prefill && app.prefill.gameId === gameId ? app.prefill : null;
   app.prefill = null;
-  if (prefill) {
-    // A refused round goes to the game's next round as it is now, not as this phone last saw it.
-    try {
-      await loadGame(true);
-      await loadRounds();
-    } catch {
-      // offline: the form works from what this phone has
-    }
-  }
+  // A refused round goes to the game's next round as it is now, not as this phone last saw it
+  // (offline: the form works from what this phone has).
+  if (prefill) await refreshGame(true);
+  // Another tap may have moved on while the game was loading: draw only on this game's round tab.
+  const current = app.route;
+  if (!current || current.view !== "game" || current.tab !== "round" || current.id !== gameId) return;
   const game = app.game;
-  const pending = store.pending(game.id);
-  const refused = prefill && pending && pending.state === "failed" && pending.key === prefill.key ? pending : null;
-  if (!canWrite() || game.status === "finished" || (pending && !refused)) {
-    location.hash = gameUrl(game.id);
-    return;
-  }
-  const number = game.next_round.number;
   let draft = null;
   try {
     draft = JSON.parse(sessionStorage.getItem(draftKey(game.id)));
   } catch {
     draft = null;
   }
-  const ids = activePlayers().map((p) => p.id);
-  if (refused || !draft || draft.number !== number || draft.ids.join() !== ids.join()) {
-    draft = newDraft(activePlayers(), number, "new", game.next_round.starter);
+  // The refused round this entry stands for: the one "Edit this round" was tapped for, or the
+  // one a kept draft was started from (the form opened again after Escape or a reload).
+  const pending = store.pending(game.id);
+  const key = prefill ? prefill.key : draft && draft.replaces;
+  const refused = pending && key && pending.key === key && canEnterAgain(pending) ? pending : null;
+  if (!canWrite() || game.status === "finished" || (pending && !refused)) {
+    location.hash = gameUrl(game.id);
+    return;
   }
-  if (refused) {
-    fillDraft(draft, refused.body);
-    if (draft.kind === "jhyap") draft.current = nextEmptyHandOf(draft, null);
-    discard(game.id);
+  const number = game.next_round.number;
+  const ids = activePlayers().map((p) => p.id);
+  const keep =
+    draft && draft.number === number && draft.ids.join() === ids.join() && (draft.replaces || null) === (refused ? refused.key : null);
+  if (!keep) {
+    draft = newDraft(activePlayers(), number, "new", game.next_round.starter);
+    if (refused) {
+      fillDraft(draft, refused.body);
+      if (draft.kind === "jhyap") draft.current = nextEmptyHandOf(draft, null);
+      draft.replaces = refused.key;
+    }
   }
   app.draft = draft;
+  draft.complete = entryComplete();
   saveDraft();
+  renderOutbox();
   renderEntry();
-  if (entryComplete()) requestPreview();
+  if (draft.complete) requestPreview();
 }
 
 // Fill a draft with a round's entry (as sent to the service), for the players the draft has.
@@ -1243,6 +1276,8 @@ async function startEdit(number) {
     return;
   }
   if (!app.entries) app.entries = (await api.exportGame(game.id)).rounds;
+  const current = app.route;
+  if (current.tab !== "edit" || current.id !== game.id || current.number !== number) return;
   const item = app.entries.find((r) => r.number === number);
   const round = app.rounds.find((r) => r.number === number);
   if (!item || !round) {
@@ -1256,6 +1291,7 @@ async function startEdit(number) {
   app.draft = draft;
   // Escape leaves a correction only while nothing was changed (an edit draft is not kept).
   draft.unchanged = JSON.stringify(entryBody());
+  draft.complete = true;
   renderEntry();
   requestPreview();
 }
@@ -1291,12 +1327,16 @@ function entryBody() {
 
 function changed() {
   const draft = app.draft;
+  // Only the tap that completes the entry brings Confirm on screen (once the preview is back);
+  // a change to an entry that was already complete (a total typed again, a Twenty Two card
+  // changed in place) leaves the page where it is.
+  const completed = !draft.complete;
+  draft.complete = entryComplete();
   draft.preview = null;
   draft.previewError = null;
   saveDraft();
   renderEntry();
-  // The last tap that completes the entry brings Confirm on screen once the preview is back.
-  if (entryComplete()) requestPreview({ reveal: true });
+  if (draft.complete) requestPreview({ reveal: completed });
 }
 
 // reveal: scroll the Confirm button into view when it can be tapped (after a tap that completed
@@ -1913,7 +1953,7 @@ async function confirmEntry(event) {
     clearDraft();
     app.draft = null;
     try {
-      enqueue(game.id, token, body);
+      enqueue(game.id, token, body, draft.replaces);
     } catch {
       // already one waiting; it is in the banner
     }
@@ -1933,12 +1973,8 @@ async function confirmEntry(event) {
   }
   announce(t("corrected", { n: draft.number }));
   if (app.draft === draft) app.draft = null;
-  try {
-    await loadGame(true);
-    await loadRounds();
-  } catch {
-    // offline right after saving: the history catches up on the next poll
-  }
+  // Offline right after saving: the history catches up on the next poll.
+  await refreshGame(true);
   location.hash = gameUrl(game.id, "history");
 }
 
@@ -1968,10 +2004,7 @@ function onEscape(event) {
     return;
   }
   if (current.view === "game" && current.tab === "history" && app.confirmUndo && !app.undoing) {
-    app.confirmUndo = null;
-    app.historyMessage = null;
-    renderGame();
-    document.querySelector("[data-testid=undo]")?.focus();
+    cancelUndo();
     event.preventDefault();
     return;
   }
@@ -1982,7 +2015,8 @@ function onEscape(event) {
     if (draft.mode === "new") {
       saveDraft();
       location.hash = gameUrl(app.game.id);
-    } else if (JSON.stringify(entryBody()) === draft.unchanged) {
+    } else if (entryComplete() && JSON.stringify(entryBody()) === draft.unchanged) {
+      // (An incomplete correction, a hand emptied say, was changed: it stays open.)
       location.hash = gameUrl(app.game.id, "history");
     }
   }

@@ -1,6 +1,7 @@
 // Rounds are written to localStorage with their Idempotency-Key *before* the first POST,
 // resent with the same key until the service answers, and only removed once it has.
-// A round the service refuses stays listed until the player discards it or enters it again.
+// A round the service refuses stays listed until the player discards it or confirms it entered
+// again (the new entry takes its place).
 
 import { api, ApiError } from "./api.js";
 import { store, newKey } from "./store.js";
@@ -19,8 +20,11 @@ function emit(event) {
   for (const listener of listeners) listener(event);
 }
 
-export function enqueue(gameId, token, body) {
-  if (store.pending(gameId)) throw new Error("pending");
+// replaces: the key of a refused round this entry was made from; that one gives way to it.
+export function enqueue(gameId, token, body, replaces = null) {
+  const current = store.pending(gameId);
+  if (current && !(replaces && current.key === replaces && current.state === "failed")) throw new Error("pending");
+  clearTimeout(timers.get(gameId));
   const entry = { key: newKey(), token, body, created: new Date().toISOString(), attempts: 0, state: "sending" };
   store.setPending(gameId, entry);
   emit({ type: "queued", gameId });
