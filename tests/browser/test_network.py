@@ -112,17 +112,23 @@ def test_lost_answer_and_reload_resend_with_the_same_key(page, server, console):
     assert set(filter(None, keys)) == {key}
 
 
-def test_refused_round_is_kept_until_discarded(page, server, console):
-    """A round the service refuses (another phone recorded that round first) is not dropped."""
+def confirm_round_1_taken_by_another_phone(page, console, hands) -> tuple[str, list[int]]:
+    """Enter round 1 of a new game (Asha calls; ``hands`` in seat order), let another phone
+    record round 1 first, then confirm: the service refuses it (409). The game and player ids."""
     game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
     open_entry(page)
-    jhyap_entry(page, "Asha", [2, 20, 30])
+    jhyap_entry(page, "Asha", hands)
     wait_preview(page)
-    # Another phone records round 1 in the meantime.
     ids = player_ids(page, game_id)
     assert other_phone_records(page, game_id, totals(ids, 1, 1, 1, 1)) == 201
     console.allow(r"status of 409")  # the browser logs the refused POST itself
     page.get_by_test_id("confirm").click()
+    return game_id, ids
+
+
+def test_refused_round_is_kept_until_discarded(page, server, console):
+    """A round the service refuses (another phone recorded that round first) is not dropped."""
+    game_id, _ = confirm_round_1_taken_by_another_phone(page, console, [2, 20, 30])
     failed = page.get_by_test_id("pending-failed")
     expect(failed).to_contain_text("Another phone recorded round 1")
     expect(failed).to_contain_text("not round 1")
@@ -138,14 +144,7 @@ def test_refused_round_is_kept_until_discarded(page, server, console):
 
 
 def test_round_recorded_first_elsewhere_can_be_entered_as_the_next(page, server, console):
-    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
-    open_entry(page)
-    jhyap_entry(page, "Asha", [2, 20, ["KH", "JK"]])
-    wait_preview(page)
-    ids = player_ids(page, game_id)
-    assert other_phone_records(page, game_id, totals(ids, 1, 1, 1, 1)) == 201
-    console.allow(r"status of 409")
-    page.get_by_test_id("confirm").click()
+    game_id, ids = confirm_round_1_taken_by_another_phone(page, console, [2, 20, ["KH", "JK"]])
     expect(page.get_by_test_id("record-round")).to_have_count(0)
 
     page.get_by_role("button", name="Edit this round").click()
@@ -199,14 +198,7 @@ def test_round_sent_after_the_game_ended_elsewhere_is_refused_once_not_resent(
 def test_refused_round_entered_again_survives_closing_the_page(page, server, console):
     """ "Edit this round" opens the form, and the page is closed before Confirm: the refused
     round is still kept on the phone, and can be entered again."""
-    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
-    open_entry(page)
-    jhyap_entry(page, "Asha", [2, 20, 30])
-    wait_preview(page)
-    ids = player_ids(page, game_id)
-    assert other_phone_records(page, game_id, totals(ids, 1, 1, 1, 1)) == 201
-    console.allow(r"status of 409")
-    page.get_by_test_id("confirm").click()
+    game_id, _ = confirm_round_1_taken_by_another_phone(page, console, [2, 20, 30])
     page.get_by_role("button", name="Edit this round").click()
     expect(page.locator("h1")).to_have_text("Record round 2")
     wait_preview(page)
