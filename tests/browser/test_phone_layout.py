@@ -113,12 +113,17 @@ def test_number_pad_fits_a_phone_screen(page, names):
     screenshot(page, f"jhyap-pad-{len(names)}-players")
 
 
-def test_confirm_comes_on_screen_when_the_entry_is_complete(page):
+def enter_a_five_player_round(page) -> None:
+    """A new five-player Jhyap game with round 1 entered up to its preview (two rows of hands)."""
     names = ["Asha", "Bikash", "Chandra", "Dipa", "Eli"]
     create_game(page, "jhyap", names, dealer=0, starter=1)
     open_entry(page)
     jhyap_entry(page, "Chandra", [17, 12, 3, 41, 9])
     wait_preview(page)
+
+
+def test_confirm_comes_on_screen_when_the_entry_is_complete(page):
+    enter_a_five_player_round(page)
     button = page.get_by_test_id("confirm")
     expect(button).to_be_enabled()
     expect(button).to_be_in_viewport(ratio=1)
@@ -130,11 +135,7 @@ def test_confirm_comes_on_screen_when_the_entry_is_complete(page):
 
 def test_a_change_to_a_complete_entry_leaves_the_page_where_it_is(page):
     """Confirm comes on screen after the tap that completes the entry, not after every tap."""
-    names = ["Asha", "Bikash", "Chandra", "Dipa", "Eli"]
-    create_game(page, "jhyap", names, dealer=0, starter=1)
-    open_entry(page)
-    jhyap_entry(page, "Chandra", [17, 12, 3, 41, 9])
-    wait_preview(page)
+    enter_a_five_player_round(page)
     expect(page.get_by_test_id("confirm")).to_be_in_viewport(ratio=1)
     page.evaluate("() => window.scrollTo(0, 0)")
     page.get_by_test_id("hand-slot").first.click()  # Asha's total, typed again
