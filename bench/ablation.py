@@ -44,10 +44,10 @@ os.environ["SCOREKEEPER_RATE_LIMITS"] = "off"
 
 from ceiling_app import app as ceiling  # noqa: E402
 from instructions import environ, serve  # noqa: E402
-from seed import bench_app, create, play, totals_entry  # noqa: E402
+from seed import bench_app, seed_read_and_posted, totals_entry  # noqa: E402
 
 from scorekeeper import games  # noqa: E402
-from scorekeeper.extensions import db, limiter  # noqa: E402
+from scorekeeper.extensions import limiter  # noqa: E402
 
 GAMES_POSTED_TO = 10
 Patch = Callable[[Any], AbstractContextManager[None]]
@@ -150,13 +150,7 @@ def main() -> None:
     directory = tempfile.mkdtemp(prefix="scorekeeper-ablation-")
     try:
         app = bench_app(f"sqlite:///{directory}/bench.sqlite")
-        with app.app_context():
-            db.create_all()
-            read = create("b: 50 rounds")
-            play(read, 50)
-            posted = [create(f"posted {index}") for index in range(GAMES_POSTED_TO)]
-            db.session.remove()
-            version = games.game_version(read.id)
+        read, posted = seed_read_and_posted(app, GAMES_POSTED_TO)
         bodies = [json.dumps(totals_entry(target.player_ids, 0)).encode() for target in posted]
         gc.freeze()  # as gunicorn's master does before forking a worker
         sys.stdout = open(os.devnull, "w")  # the request log  # noqa: SIM115
@@ -173,6 +167,7 @@ def main() -> None:
             return serve(ceiling, environ("GET", "/ceiling"))
 
         with app.app_context():
+            version = games.game_version(read.id)
             # The stub's answer: a real one, recorded once.
             stored = games.record_round(posted[0].id, posted[0].token, json.loads(bodies[0]))
 

@@ -89,19 +89,12 @@ def worker(scenario: str, count: int, rate_limits: bool) -> None:
     sys.path[:0] = [str(ROOT), str(BENCH)]
     os.environ["SCOREKEEPER_RATE_LIMITS"] = "on" if rate_limits else "off"
     from ceiling_app import app as ceiling
-    from seed import bench_app, cards_entry, create, play, totals_entry
-
-    from scorekeeper.extensions import db
+    from seed import bench_app, cards_entry, seed_read_and_posted, totals_entry
 
     directory = tempfile.mkdtemp(prefix="scorekeeper-instructions-")
     try:
         app = bench_app(f"sqlite:///{directory}/bench.sqlite", rate_limits)
-        with app.app_context():
-            db.create_all()
-            game = create("b: 50 rounds")
-            play(game, 50)
-            posted = [create(f"posted {index}") for index in range(GAMES_POSTED_TO)]
-            db.session.remove()
+        game, posted = seed_read_and_posted(app, GAMES_POSTED_TO)
         entry = totals_entry if scenario == "c" else cards_entry
         bodies = [json.dumps(entry(target.player_ids, 0)).encode() for target in posted]
         gc.freeze()  # as gunicorn's master does before forking a worker (gunicorn_config.pre_fork)

@@ -91,6 +91,17 @@ def play(game: SeededGame, rounds: int, light: bool = False) -> None:
         assert answer.status == 201, answer
 
 
+def seed_read_and_posted(app: Any, posted_count: int) -> tuple[SeededGame, list[SeededGame]]:
+    """Into a new database: a game of 50 rounds to read, ``posted_count`` games to post to."""
+    with app.app_context():
+        db.create_all()
+        read = create("b: 50 rounds")
+        play(read, 50)
+        posted = [create(f"posted {index}") for index in range(posted_count)]
+        db.session.remove()
+    return read, posted
+
+
 def clone_games(template: SeededGame, count: int, name: str, batch: int = 100) -> list[SeededGame]:
     """``count`` copies of the template game and its rounds, inserted in bulk (the ballast).
 
