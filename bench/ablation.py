@@ -19,7 +19,7 @@ Variants take turns within each of ``--rounds`` rounds, so that they share the
 machine's conditions; each figure is the median over the rounds of the mean
 time per request. The bare Flask ceiling (a) runs in turn too. A variant is a
 measurement, not a way to run the service: without marshmallow a bad round would
-be stored. Takes about a minute.
+be stored. Takes about half a minute.
 """
 
 from __future__ import annotations
