@@ -92,9 +92,12 @@ def test_long_names_in_a_twenty_two_trick(page):
     no_sideways_scroll(page, "twenty two preview")
 
 
+JHYAP_TABLE = ["Asha", "Bikash", "Chandra", "Dipa", "Eli"]  # five, Jhyap's most
+
+
 @pytest.mark.parametrize("count", [3, 4, 5])
 def test_number_pad_fits_a_phone_screen(page, count):
-    names = ["Asha", "Bikash", "Chandra", "Dipa", "Eli"][:count]
+    names = JHYAP_TABLE[:count]
     create_game(page, "jhyap", names, dealer=0, starter=1)
     open_entry(page)
     page.get_by_test_id("caller").filter(has_text="Chandra").click()
@@ -121,8 +124,7 @@ def enter_a_five_player_round(page) -> None:
     preview and Confirm fit below the hands once the pad closes, and nothing is scrolled.
     """
     page.set_viewport_size({"width": VIEWPORT["width"], "height": 664})
-    names = ["Asha", "Bikash", "Chandra", "Dipa", "Eli"]
-    create_game(page, "jhyap", names, dealer=0, starter=1)
+    create_game(page, "jhyap", JHYAP_TABLE, dealer=0, starter=1)
     open_entry(page)
     jhyap_entry(page, "Chandra", [17, 12, 3, 41, 9])
     wait_preview(page)
