@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
-from flask import g, request
+import flask_smorest
+from flask import Request, g, request
+from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..errors import BadRequest, Invalid, UnsupportedMediaType
@@ -16,12 +19,27 @@ METHODS_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 JSON_KINDS = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}
 
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
 class ConstantNotJson(ValueError):
     """NaN, Infinity or -Infinity: Python's json reads them, but JSON has no such values."""
 
 
 def _reject_constant(name: str) -> Any:
     raise ConstantNotJson(f"{name} is not JSON")
+
+
+def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when it names a field twice (which one counts would be a guess)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        repeated = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
+        raise BadRequest(
+            f"The field {json.dumps(repeated, ensure_ascii=False)} is given twice; give it once.",
+            {repeated: ["Given twice."]},
+        )
+    return obj
 
 
 def _check_structure(value: Any) -> None:
@@ -71,24 +89,35 @@ def parse_json_body() -> None:
         # stops reading it at the limit without saying whether more was coming: read one
         # byte further, so that a body of exactly the limit is told from a longer one.
         request.max_content_length = streamed_limit + 1
-    raw = request.get_data(cache=True)  # raises 413 past the size limit
+    try:
+        raw = request.get_data(cache=True)  # raises 413 past the size limit
+    except RequestEntityTooLarge:
+        raise
+    except Exception:  # a malformed chunked encoding, or fewer bytes than announced
+        _check_media_type()
+        raise BadRequest("The request body could not be read; send the request again.") from None
     if streamed_limit is not None and len(raw) > streamed_limit:
         raise RequestEntityTooLarge()
     if not raw:
         raise BadRequest("The request has no body; send a JSON object.")
-    if request.mimetype != "application/json":
-        raise UnsupportedMediaType(
-            f"Send the body as application/json, not {request.mimetype or 'an unnamed type'}."
-        )
+    _check_media_type()
     try:
-        text = raw.decode("utf-8")
-        body = json.loads(text, parse_constant=_reject_constant)
+        text = raw.removeprefix(UTF8_BOM).decode("utf-8")
+        body = json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=_object_without_repeats
+        )
     except UnicodeDecodeError:
         raise BadRequest("The request body is not UTF-8 text.") from None
     except RecursionError:
         raise BadRequest(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.") from None
-    except (json.JSONDecodeError, ConstantNotJson) as error:
-        raise BadRequest(f"The request body is not valid JSON ({error}).") from None
+    except json.JSONDecodeError as error:
+        raise BadRequest(
+            f"The request body is not valid JSON (line {error.lineno}, column {error.colno})."
+        ) from None
+    except ConstantNotJson:
+        raise BadRequest(
+            "The request body is not valid JSON: NaN and Infinity are not numbers."
+        ) from None
     except ValueError:  # valid JSON, but an integer longer than Python converts (4,300 digits)
         raise Invalid("A number in the body has far too many digits.") from None
     if _may_need_structure_check(raw):
@@ -98,6 +127,26 @@ def parse_json_body() -> None:
     g.json_body = body
 
 
+def _check_media_type() -> None:
+    """415 unless the body is declared as JSON."""
+    if request.mimetype != "application/json":
+        kind = request.mimetype or "a body without a Content-Type"
+        raise UnsupportedMediaType(f"Send the body as application/json, not {kind}.")
+
+
 def json_body() -> Any:
     """The parsed JSON body of this request."""
     return g.json_body
+
+
+class CheckedBodyParser(FlaskParser):
+    """webargs' parser, reading the JSON body ``parse_json_body`` checked rather than its own."""
+
+    def _raw_load_json(self, req: Request) -> Any:
+        return g.json_body
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's blueprint, whose ``@arguments`` read the checked body."""
+
+    ARGUMENTS_PARSER = CheckedBodyParser()

@@ -8,7 +8,6 @@ from typing import Any, cast
 
 from flask import Response, current_app, jsonify, request, url_for
 from flask.json.provider import DefaultJSONProvider
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 from sqlalchemy import text
 
@@ -18,7 +17,7 @@ from ..extensions import db, limiter
 from ..rules import RULESETS
 from . import links
 from .auth import bearer_token
-from .body import json_body, parse_json_body
+from .body import Blueprint, json_body, parse_json_body
 from .rendered import kept_exports, rendered_game
 from .schemas import (
     ENTRY_SCHEMA_NAMES,
@@ -42,7 +41,9 @@ blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Games, round
 spec_blp = Blueprint("spec", __name__, description="This API's OpenAPI document.")
 blp.before_request(parse_json_body)
 
-IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,255}")
+# Printable ASCII but the comma: HTTP joins repeated header fields with commas, so a comma
+# can only mean that the request carried two keys.
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x2b\x2d-\x7e]{1,255}")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 ROUND_BODY = {
     "required": True,
@@ -124,11 +125,17 @@ def reads_are_not_limited() -> bool:
 
 def idempotency_key() -> str | None:
     """The request's ``Idempotency-Key``, checked; ``None`` if it has none."""
-    key = request.headers.get("Idempotency-Key")
+    keys = request.headers.getlist("Idempotency-Key")
+    if len(keys) > 1 or any("," in key for key in keys):
+        raise BadRequest(
+            "The request carries two Idempotency-Key headers; send one.",
+            {"Idempotency-Key": ["Given twice."]},
+        )
+    key = keys[0] if keys else None
     if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
         raise BadRequest(
-            "The Idempotency-Key must be 1 to 255 printable ASCII characters.",
-            {"Idempotency-Key": ["1 to 255 printable ASCII characters."]},
+            "The Idempotency-Key must be 1 to 255 printable ASCII characters, without commas.",
+            {"Idempotency-Key": ["Give 1 to 255 printable ASCII characters, without commas."]},
         )
     return key
 
@@ -222,7 +229,7 @@ def delete_game(game_id: str) -> Response:
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 255,
-                "pattern": "^[\\x20-\\x7e]+$",
+                "pattern": "^[\\x20-\\x2b\\x2d-\\x7e]+$",
             },
             "description": "Resending with the same key and body replays the first answer.",
         },

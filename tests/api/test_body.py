@@ -60,3 +60,53 @@ def test_every_body_the_walk_refuses_is_sent_to_the_walk(value: Any) -> None:
 )
 def test_quick_test_of_typical_bodies(raw: bytes, expected: bool) -> None:
     assert _may_need_structure_check(raw) is expected
+
+
+def test_a_json_body_after_a_utf8_byte_order_mark_is_read(client: Any) -> None:
+    body = '{"ruleset": "jhyap", "players": ["Asha", "Bikash"]}'.encode("utf-8-sig")
+
+    response = client.post("/api/v1/games", data=body, content_type="application/json")
+
+    assert response.status_code == 201, response.json
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('{"ruleset": "jhyap", "ruleset": "twenty-two", "players": ["A", "B"]}', "ruleset"),
+        (
+            '{"ruleset": "jhyap", "players": ["A", "B"], "options": {"decks": 1, "decks": 2}}',
+            "decks",
+        ),
+    ],
+    ids=["top level", "nested"],
+)
+def test_a_field_given_twice_is_400_and_creates_nothing(client: Any, text: str, field: str) -> None:
+    response = client.post("/api/v1/games", data=text, content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json["error"] == {
+        "status": 400,
+        "code": "bad_request",
+        "message": f'The field "{field}" is given twice; give it once.',
+        "details": {field: ["Given twice."]},
+    }
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [["round-1", "round-1-again"], ["round-1", "round-1"], ["a,b"]],
+    ids=["two keys", "the same key twice", "a comma"],
+)
+def test_two_idempotency_keys_are_400_and_record_nothing(table: Any, keys: list[str]) -> None:
+    table.create()
+    entry = table.jhyap_entry(2, (17, 14, 3))
+    headers = [("Authorization", f"Bearer {table.token}")]
+    headers += [("Idempotency-Key", key) for key in keys]
+
+    response = table.client.post(f"{table.url}/rounds", json=entry, headers=headers)
+
+    assert response.status_code == 400, response.json
+    assert response.json["error"]["code"] == "bad_request"
+    assert "Idempotency-Key" in response.json["error"]["message"]
+    assert table.get()["rounds_played"] == 0

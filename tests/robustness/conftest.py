@@ -11,7 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.server.conftest import server, server_database  # noqa: F401 - fixtures shared with tests/server
+from tests.server.conftest import (  # noqa: F401 - fixtures shared with tests/server
+    server,
+    server_database,
+    server_log,
+)
 
 REPORT: list[str] = []
 

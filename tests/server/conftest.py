@@ -48,7 +48,13 @@ def server_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def server(server_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the module's server writes its output (gunicorn's and the app's)."""
+    return Path(tmp_path_factory.mktemp("logs")) / "gunicorn.log"
+
+
+@pytest.fixture(scope="module")
+def server(server_database: str, server_log: Path) -> Iterator[str]:
     """Base URL of a gunicorn server with four workers on the test database."""
     env = {
         **os.environ,
@@ -58,7 +64,7 @@ def server(server_database: str, tmp_path_factory: pytest.TempPathFactory) -> It
     scorekeeper = [sys.executable, "-m", "scorekeeper.cli"]
     subprocess.run([*scorekeeper, "migrate"], env=env, check=True, cwd=PROJECT_ROOT)
     port = free_port()
-    log = Path(tmp_path_factory.mktemp("logs")) / "gunicorn.log"
+    log = server_log
     with log.open("wb") as output:
         process = subprocess.Popen(
             [*scorekeeper, "serve", "--port", str(port), "--workers", "4"],
