@@ -79,7 +79,10 @@ class Invalid(ApiError):
 
 
 HTTP_CODES = {
-    400: ("bad_request", "The request could not be read."),
+    400: (
+        "bad_request",
+        "The request could not be read; check how it is written and send it again.",
+    ),
     401: ("unauthorized", "This needs the game's token."),
     403: ("forbidden", "That token does not open this game."),
     404: ("not_found", "There is nothing at this address."),
@@ -103,11 +106,9 @@ SERVER_CODES = {
 """Statuses gunicorn answers by itself, before the app sees the request."""
 
 
-def raw_error_response(status: int, reason: str, detail: str) -> bytes:
+def raw_error_response(status: int, reason: str) -> bytes:
     """The one error body as a whole HTTP/1.1 response, for errors answered outside Flask."""
     code, message = SERVER_CODES.get(status) or HTTP_CODES.get(status) or ("error", "Error.")
-    if detail and status < 500:  # gunicorn's own words on what it could not read
-        message = f"{message.rstrip('.')}: {detail}."
     body = json.dumps(error_body(status, code, message)).encode()
     headers = {"Content-Type": "application/json", "Content-Length": len(body), **RESPONSE_HEADERS}
     head = f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n" + "".join(
@@ -141,24 +142,92 @@ def error_response(
     return response
 
 
-def first_problem(messages: Any, path: str = "") -> str:
-    """``field[0].name: problem`` for the first problem in marshmallow-style messages."""
+FIELD_WORDS = {
+    "caller": "the caller",
+    "hands": "the hands",
+    "total": "the total",
+    "cards": "the cards",
+    "player": "the player",
+    "last_trick": "the final trick",
+    "card": "the card",
+    "number": "the round number",
+    "ruleset": "the ruleset",
+    "name": "the name",
+    "players": "the list of players",
+    "dealer": "the dealer",
+    "starter": "the starter",
+    "options": "the options",
+    "id": "the player id",
+    "format": "the format",
+    "version": "the version",
+    "game": "the game",
+    "setup": "the setup",
+    "rounds": "the rounds",
+    "entry": "the entry",
+    "round": "the round",
+    "seat": "the seat",
+    "dry_run": "the dry_run setting in the address",
+}
+"""How a message names a field of a request."""
+
+ITEM_WORDS = {
+    "hands": "hand {n}",
+    "players": "player {n}",
+    "cards": "card {n}",
+    "last_trick": "card {n} of the final trick",
+    "rounds": "round {n}",
+}
+"""How a message names item ``n`` (counted from 1) of a list field."""
+
+
+def first_problem(messages: Any, path: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str]:
+    """The path to the first problem in marshmallow-style messages, and the problem."""
     if isinstance(messages, Mapping):
         key, value = next(iter(messages.items()))
-        if key == "_schema":
-            return first_problem(value, path)
-        step = f"[{key}]" if str(key).isdigit() else (f".{key}" if path else str(key))
-        return first_problem(value, path + step)
+        return first_problem(value, path if key == "_schema" else (*path, str(key)))
     if isinstance(messages, list | tuple) and messages:
         return first_problem(messages[0], path)
-    text = str(messages)
-    return f"{path}: {text}" if path else text
+    return path, str(messages)
+
+
+def field_label(path: tuple[str, ...]) -> str:
+    """``("hands", "1", "total")`` as "the total of hand 2"."""
+    parts: list[str] = []
+    for previous, step in zip(("", *path), path, strict=False):
+        if step.isdigit() and parts:
+            item = ITEM_WORDS.get(previous, "item {n} of " + parts[-1])
+            parts[-1] = item.format(n=int(step) + 1)
+        elif step != "query":
+            parts.append(FIELD_WORDS.get(step, f'the field "{step}"'))
+    return " of ".join(reversed(parts)) or "the body"
+
+
+UNKNOWN_FIELD = "Is unknown; leave it out."
+"""The problem of a field a request does not take (named as sent, not in words)."""
 
 
 def validation_message(messages: Any) -> str:
-    """One sentence for a validation failure."""
-    problem = first_problem(messages)
-    return f"The request has an invalid field: {problem}" if ":" in problem else problem
+    """One sentence for a validation failure: the field, then what is wrong with it."""
+    path, problem = first_problem(messages)
+    label = field_label(path)
+    if problem == UNKNOWN_FIELD:
+        label = f'the field "{path[-1]}"' + (f" of {field_label(path[:-1])}" if path[:-1] else "")
+    sentence = f"{label} {problem[:1].lower()}{problem[1:]}"
+    return sentence[:1].upper() + sentence[1:]
+
+
+def in_context(context: str, reason: str) -> str:
+    """``context``, then the sentence ``reason`` continuing it after a colon."""
+    first_word = reason.split(" ", 1)[0]
+    if first_word in SENTENCE_OPENERS:
+        reason = reason[:1].lower() + reason[1:]
+    return f"{context}: {reason}"
+
+
+SENTENCE_OPENERS = frozenset(
+    {"A", "An", "The", "Give", "Only", "This", "That", "In", "There", "Player", "Round", "Send"}
+)
+"""First words of messages that continue in lower case after a colon (names keep theirs)."""
 
 
 def handle_http_exception(error: HTTPException) -> Response:
@@ -177,12 +246,20 @@ def handle_http_exception(error: HTTPException) -> Response:
         message = f"The request body is larger than {size}."
     if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
         headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
-    if status == 429:
-        message = f"Too many requests ({error.description}); wait a moment and try again."
+    if status == 429 and (limit := getattr(error, "limit", None)) is not None:
+        message = f"Too many requests: the limit is {describe_limit(limit.limit)}; wait a moment."
     response = error_response(status, code, message, details, headers)
     if status == 429 and (retry_after := getattr(error, "retry_after", None)):
         response.headers["Retry-After"] = str(retry_after)
     return response
+
+
+def describe_limit(limit: Any) -> str:
+    """A rate limit (``limits``' item) in words: "120 requests a minute"."""
+    amount, period, multiples = limit.amount, limit.GRANULARITY.name, limit.multiples
+    requests = "1 request" if amount == 1 else f"{amount} requests"
+    every = f"a {period}" if multiples == 1 else f"every {multiples} {period}s"
+    return f"{requests} {every}"
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -22,9 +22,10 @@ from sqlalchemy.orm import joinedload
 
 from .api.schemas import entry_schemas, game_create_schema, round_post_schemas
 from .db import DriverStatement, DriverTransaction, driver_write_transaction
-from .errors import Conflict, Forbidden, Invalid, NotFound, validation_message
+from .errors import Conflict, Forbidden, Invalid, NotFound, in_context, validation_message
 from .extensions import db
 from .models import Game, IdempotencyKey, Player, Round, utcnow
+from .names import first_clash
 from .rules import GameState, RoundConflict, RoundOutcome, RuleError, Ruleset, get_ruleset
 from .rules import Player as SeatedPlayer
 from .security import hash_token, new_game_id, new_token, token_matches
@@ -262,7 +263,9 @@ def create_game(data: Mapping[str, Any]) -> tuple[Table[Game], str]:
 
 
 def _add_game(
-    data: Mapping[str, Any], created_at: datetime | None = None
+    data: Mapping[str, Any],
+    created_at: datetime | None = None,
+    updated_at: datetime | None = None,
 ) -> tuple[Table[Game], str]:
     """Add a new game to the session (flushed, not committed); return it with its token."""
     rules_class = get_ruleset(data["ruleset"])
@@ -290,7 +293,7 @@ def _add_game(
         state=state.to_dict(),
         version=1,
         created_at=created_at or now,
-        updated_at=now,
+        updated_at=updated_at or now,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
     )
     db.session.add(game)
@@ -306,18 +309,25 @@ def rename(game_id: str, token: str, data: Mapping[str, Any]) -> Table[Game]:
     for change in data.get("players", []):
         if change["id"] not in by_id:
             raise Invalid(
-                f"Player {change['id']} is not at this table.",
-                {"players": ["Not a player in this game."]},
+                f"Player {change['id']} is not in this game.",
+                {"players": [f"Player {change['id']} is not in this game."]},
             )
         new_names[change["id"]] = change["name"]
-    folded = [name.casefold() for name in new_names.values()]
-    if len(set(folded)) != len(folded):
-        raise Invalid("Two players would have the same name; give each a different name.")
-    for player_id, name in new_names.items():
-        by_id[player_id].name = name
-    if "name" in data:
-        table.game.name = data["name"]
-    table.game.touch()
+    if (clash := first_clash(list(new_names.values()))) is not None:
+        earlier, later = clash
+        raise Invalid(
+            f"The name {later} is the same as {earlier}; give each player a different name.",
+            {"players": [f"{later} is the same name as {earlier}."]},
+        )
+    new_game_name = data.get("name", table.game.name)
+    changed = new_game_name != table.game.name or any(
+        by_id[player_id].name != name for player_id, name in new_names.items()
+    )
+    if changed:  # a change that changes nothing keeps the version, and so the ETag
+        for player_id, name in new_names.items():
+            by_id[player_id].name = name
+        table.game.name = new_game_name
+        table.game.touch()
     db.session.commit()
     return Table.of(table.game)
 
@@ -538,7 +548,9 @@ def correct_round(
             if round_.number == number:
                 raise
             raise RoundConflict(
-                f"Round {round_.number} no longer fits after this correction: {error.message}",
+                in_context(
+                    f"Round {round_.number} no longer fits after this correction", error.message
+                ),
                 {"round": round_.number, **error.details},
             ) from None
         state = outcome.state
@@ -679,20 +691,22 @@ def import_game(document: Mapping[str, Any]) -> tuple[Table[Game], str]:
     except ValidationError as error:
         messages = error.normalized_messages()
         raise Invalid(
-            f"The export's game cannot be set up: {validation_message(messages)}",
+            in_context("The export's game cannot be set up", validation_message(messages)),
             messages,
             code="invalid_import",
         ) from None
     except RuleError as error:
         raise Invalid(
-            f"The export's game cannot be set up: {error.message}", code="invalid_import"
+            in_context("The export's game cannot be set up", error.message), code="invalid_import"
         ) from None
     created_at = _exported_time(exported.get("created_at"), "The export's game")
+    updated_at = _exported_time(exported.get("updated_at"), "The export's game", "updated_at")
     replayed = _replay_export(rules, first_state, document["rounds"], exported)
+    _check_times_in_order(created_at, replayed)
 
     _open_write_transaction()
     try:
-        table, token = _add_game(data, created_at)
+        table, token = _add_game(data, created_at, updated_at)
         _store_replayed(table, old_ids, replayed)
     except Exception:
         db.session.rollback()
@@ -710,8 +724,8 @@ class ReplayedRound:
     created_at: datetime | None
 
 
-def _exported_time(value: Any, where: str) -> datetime | None:
-    """An export's ``created_at`` as a time in UTC; ``None`` if the export has none."""
+def _exported_time(value: Any, where: str, field_name: str = "created_at") -> datetime | None:
+    """An export's ``created_at`` (or other time) in UTC; ``None`` if the export has none."""
     if value is None:
         return None
     try:
@@ -721,7 +735,7 @@ def _exported_time(value: Any, where: str) -> datetime | None:
     except (ValueError, OverflowError):  # not a time, or out of range once in UTC
         pass
     raise Invalid(
-        f"{where} has a created_at that is not a time like 2026-11-30T18:05:00Z.",
+        f"{where} has a {field_name} that is not a time like 2026-11-30T18:05:00Z.",
         code="invalid_import",
     )
 
@@ -743,7 +757,7 @@ def _replay_export(
             raise Invalid(f"{where} has a malformed entry.", code="invalid_import") from None
         except RuleError as error:
             raise Invalid(
-                f"{where} does not replay: {error.message}", code="invalid_import"
+                in_context(f"{where} does not replay", error.message), code="invalid_import"
             ) from None
         recorded = {key: value for key, value in item["round"].items() if key != "created_at"}
         if outcome.result != recorded:
@@ -778,19 +792,44 @@ def _check_final_standing(rules: Ruleset, state: GameState, exported: Mapping[st
         ),
     )
     final = game_body(game, rules, state)
-    for key in ("status", "winners", "rounds_played", "options"):
+    for key, words in GAME_FIELD_WORDS.items():
         if final[key] != exported.get(key):
-            raise Invalid(
-                f"The export's game {key} does not match its rounds.", code="invalid_import"
-            )
+            raise Invalid(f"The export's {words} not match its rounds.", code="invalid_import")
     exported_players = sorted(exported["players"], key=lambda player: player["seat"])
     for player, exported_player in zip(final["players"], exported_players, strict=True):
-        for key in ("score", "eliminated", "eliminated_in_round"):
+        for key, words in PLAYER_FIELD_WORDS.items():
             if player[key] != exported_player.get(key):
                 raise Invalid(
-                    f"{player['name']}'s {key} in the export does not match the rounds.",
+                    f"{player['name']}'s {words} in the export does not match its rounds.",
                     code="invalid_import",
                 )
+
+
+GAME_FIELD_WORDS = {
+    "status": "status does",
+    "winners": "winners do",
+    "rounds_played": "number of rounds played does",
+    "options": "options do",
+}
+PLAYER_FIELD_WORDS = {
+    "score": "score",
+    "eliminated": "elimination",
+    "eliminated_in_round": "round of elimination",
+}
+
+
+def _check_times_in_order(created_at: datetime | None, replayed: list[ReplayedRound]) -> None:
+    """Refuse an export whose rounds were played before the game began, or before each other."""
+    previous, after_what = created_at, "the game was created"
+    for number, item in enumerate(replayed, start=1):
+        if item.created_at is None:
+            continue
+        if previous is not None and item.created_at < previous:
+            raise Invalid(
+                f"Round {number} of the export was played before {after_what}.",
+                code="invalid_import",
+            )
+        previous, after_what = item.created_at, f"round {number}"
 
 
 def _store_replayed(table: Table[Game], old_ids: list[int], replayed: list[ReplayedRound]) -> None:
@@ -813,7 +852,9 @@ def _store_replayed(table: Table[Game], old_ids: list[int], replayed: list[Repla
                 for number, item in enumerate(replayed, start=1)
             ],
         )
-        table.set_state(replayed[-1].outcome.state)
+        # The export's updated_at stays: the game last changed when the table changed it.
+        table.state = replayed[-1].outcome.state
+        table.game.state = table.state.to_dict()
 
 
 ID_FIELDS = frozenset({"player", "dealer", "starter", "caller", "takers", "winners"})

@@ -16,12 +16,13 @@ from urllib.parse import quote
 
 import pytest
 import sqlalchemy as sa
-from flask import Flask
+from flask import Flask, Response, request_finished
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.db import recorded_statements
 from scorekeeper.extensions import db
+from tests.message_checks import message_problems
 
 SERVER_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
@@ -58,17 +59,36 @@ def database_url(tmp_path: Any, server_database_url: str | None) -> str:
     return server_database_url or f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}"
 
 
+def check_error_messages(app: Flask) -> list[str]:
+    """Collect what is wrong with every error message ``app`` answers (``message_checks``)."""
+    found: list[str] = []
+
+    def check(sender: Flask, response: Response, **extra: Any) -> None:
+        if response.status_code >= 400 and response.is_json and not response.is_streamed:
+            error = (response.get_json(silent=True) or {}).get("error") or {}
+            if problems := message_problems(error):
+                found.append(f"{error.get('message')!r}: {', '.join(problems)}")
+
+    request_finished.connect(check, app, weak=False)
+    return found
+
+
 @contextmanager
 def app_on_empty_database(database_url: str, **config: Any) -> Iterator[Flask]:
-    """An app with ``config`` (rate limits off unless given) on a freshly created schema."""
+    """An app with ``config`` (rate limits off unless given) on a freshly created schema.
+
+    Every error it answers must be worded as ``tests/message_checks.py`` asks.
+    """
     app = create_app(
         {"TESTING": True, "DATABASE_URL": database_url, "RATE_LIMITS": "off", **config}
     )
     with app.app_context():
         db.drop_all()
         db.create_all()
+    badly_worded = check_error_messages(app)
     try:
         yield app
+        assert not badly_worded, "Badly worded error messages:\n" + "\n".join(badly_worded)
     finally:
         with app.app_context():
             db.session.remove()

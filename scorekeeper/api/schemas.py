@@ -14,57 +14,32 @@ from marshmallow import (
     validates_schema,
 )
 
+from ..names import first_clash
 from ..rules import RULESETS
+from .fields import Boolean, Dict, Integer, List, Name, Nested, RequestSchema, String
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
 
 
-def Integer(**kwargs: Any) -> fields.Integer:  # capitalised: it reads like a field class
-    """A JSON integer: numbers in strings, floats and booleans are refused."""
-    return fields.Integer(strict=True, **kwargs)
-
-
-class TrimmedString(fields.String):
-    """A string with surrounding white space removed, between ``min_length`` and ``max_length``."""
-
-    def __init__(self, *, min_length: int = 0, max_length: int, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.min_length = min_length
-        self.max_length = max_length
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        text = super()._deserialize(value, attr, data, **kwargs).strip()
-        if not self.min_length <= len(text) <= self.max_length:
-            low = "1" if self.min_length else "0"
-            raise ValidationError(f"Give {low} to {self.max_length} characters.")
-        if not text.isprintable():
-            raise ValidationError("Use printable characters only.")
-        return text
-
-
-def _check_unique_names(names: list[str]) -> None:
-    """Names must differ ignoring case."""
-    seen: set[str] = set()
-    for name in names:
-        if name.casefold() in seen:
-            raise ValidationError(f"Two players are called {name!r}; give each a different name.")
-        seen.add(name.casefold())
+RULESET_CHOICE = validate.OneOf(list(RULESETS), error=f"Must be {' or '.join(RULESETS)}.")
 
 
 # Requests
 
 
-class GameCreateSchema(Schema):
+class GameCreateSchema(RequestSchema):
     """``POST /games``."""
 
-    ruleset = fields.String(required=True, validate=validate.OneOf(list(RULESETS)))
-    name = TrimmedString(max_length=GAME_NAME_LENGTH, load_default="")
-    players = fields.List(
-        TrimmedString(min_length=1, max_length=NAME_LENGTH),
+    ruleset = String(required=True, validate=RULESET_CHOICE)
+    name = Name(max_length=GAME_NAME_LENGTH, load_default="")
+    players = List(
+        Name(min_length=1, max_length=NAME_LENGTH),
         required=True,
-        validate=validate.Length(min=1, max=20),
-        metadata={"description": "Names in clockwise seating order."},
+        metadata={
+            "description": "Names in clockwise seating order; the ruleset says how many "
+            "(GET /api/v1/rulesets)."
+        },
     )
     dealer = Integer(
         allow_none=True,
@@ -76,48 +51,58 @@ class GameCreateSchema(Schema):
         load_default=None,
         metadata={"description": "Seat of round 1's starter (Jhyap only); random if absent."},
     )
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = Dict(keys=String(), load_default=dict)
 
     @validates_schema
     def _unique_names(self, data: dict[str, Any], **kwargs: Any) -> None:
-        try:
-            _check_unique_names(data.get("players", []))
-        except ValidationError as error:
-            raise ValidationError(error.messages, "players") from None
+        if (clash := first_clash(data.get("players", []))) is not None:
+            raise ValidationError(
+                f"Has the name {clash[1]} twice; give each player a different name.", "players"
+            )
 
 
-class PlayerRenameSchema(Schema):
+class PlayerRenameSchema(RequestSchema):
     """One player's new name."""
 
     id = Integer(required=True)
-    name = TrimmedString(min_length=1, max_length=NAME_LENGTH, required=True)
+    name = Name(min_length=1, max_length=NAME_LENGTH, required=True)
 
 
-class GamePatchSchema(Schema):
+class GamePatchSchema(RequestSchema):
     """``PATCH /games/{id}``: rename the game or players."""
 
-    name = TrimmedString(max_length=GAME_NAME_LENGTH)
-    players = fields.List(fields.Nested(PlayerRenameSchema), validate=validate.Length(max=20))
+    name = Name(max_length=GAME_NAME_LENGTH)
+    players = List(Nested(PlayerRenameSchema))
+
+    @validates_schema
+    def _each_player_once(self, data: dict[str, Any], **kwargs: Any) -> None:
+        ids = [change["id"] for change in data.get("players", [])]
+        if (twice := next((i for i in ids if ids.count(i) > 1), None)) is not None:
+            raise ValidationError(
+                f"Has player {twice} twice; give each player's new name once.", "players"
+            )
 
 
-class JhyapHandSchema(Schema):
+class JhyapHandSchema(RequestSchema):
     """One hand: its total, or its cards."""
 
     player = Integer(required=True)
     total = Integer(metadata={"description": "Hand total, 0 to 50."})
-    cards = fields.List(
-        fields.String(validate=validate.Length(max=8)),
-        validate=validate.Length(max=10),
+    cards = List(
+        String(validate=validate.Length(max=8, error="Must be a card code such as 10H or JK.")),
+        validate=validate.Length(max=10, error="Must be at most 10 cards."),
         metadata={"description": "1 to 5 card codes, such as KH, 10S, JK."},
     )
 
 
-class JhyapEntrySchema(Schema):
+class JhyapEntrySchema(RequestSchema):
     """A Jhyap round: the caller and every active player's hand."""
 
     caller = Integer(required=True)
-    hands = fields.List(
-        fields.Nested(JhyapHandSchema), required=True, validate=validate.Length(max=20)
+    hands = List(
+        Nested(JhyapHandSchema),
+        required=True,
+        validate=validate.Length(max=20, error="Must be at most 20 hands."),
     )
 
 
@@ -127,18 +112,23 @@ class JhyapRoundPostSchema(JhyapEntrySchema):
     number = Integer(metadata={"description": "Must be the next round's number, else 409."})
 
 
-class TwentyTwoPlaySchema(Schema):
+class TwentyTwoPlaySchema(RequestSchema):
     """One card of the final trick."""
 
     player = Integer(required=True)
-    card = fields.String(required=True, validate=validate.Length(max=8))
+    card = String(
+        required=True,
+        validate=validate.Length(max=8, error="Must be a card code such as 10H or QS."),
+    )
 
 
-class TwentyTwoEntrySchema(Schema):
+class TwentyTwoEntrySchema(RequestSchema):
     """A Twenty Two round: the final trick in the order played."""
 
-    last_trick = fields.List(
-        fields.Nested(TwentyTwoPlaySchema), required=True, validate=validate.Length(max=20)
+    last_trick = List(
+        Nested(TwentyTwoPlaySchema),
+        required=True,
+        validate=validate.Length(max=20, error="Must be at most 20 cards."),
     )
 
 
@@ -158,13 +148,13 @@ round_post_schemas: dict[str, Schema] = {
 }
 
 
-class DryRunQuerySchema(Schema):
+class DryRunQuerySchema(RequestSchema):
     """Query of ``POST .../rounds`` and ``PUT .../rounds/{number}``, ignoring other parameters."""
 
     class Meta:
         unknown = EXCLUDE
 
-    dry_run = fields.Boolean(
+    dry_run = Boolean(
         load_default=False,
         metadata={
             "description": "Validate and score the round without recording it (answers 200)."
@@ -189,26 +179,26 @@ class PlayerSchema(Schema):
     """A player and their standing."""
 
     id = Integer(required=True)
-    name = fields.String(required=True)
+    name = String(required=True)
     seat = Integer(required=True)
     score = Integer(required=True)
-    eliminated = fields.Boolean(required=True)
+    eliminated = Boolean(required=True)
     eliminated_in_round = Integer(required=True, allow_none=True)
-    pile = fields.List(fields.String(), metadata={"description": "Twenty Two: cards kept."})
+    pile = List(String(), metadata={"description": "Twenty Two: cards kept."})
 
 
 class GameSchema(Schema):
     """The Game."""
 
-    id = fields.String(required=True)
-    ruleset = fields.String(required=True, validate=validate.OneOf(list(RULESETS)))
-    name = fields.String(required=True)
-    options = fields.Dict(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
-    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    id = String(required=True)
+    ruleset = String(required=True, validate=RULESET_CHOICE)
+    name = String(required=True)
+    options = Dict(required=True)
+    status = String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
+    players = List(Nested(PlayerSchema), required=True)
     rounds_played = Integer(required=True)
-    next_round = fields.Nested(NextRoundSchema, required=True, allow_none=True)
-    winners = fields.List(Integer(), required=True)
+    next_round = Nested(NextRoundSchema, required=True, allow_none=True)
+    winners = List(Integer(), required=True)
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
 
@@ -216,15 +206,15 @@ class GameSchema(Schema):
 class CreatedGameSchema(GameSchema):
     """The Game just created, with its write token (shown only once)."""
 
-    token = fields.String(required=True)
+    token = String(required=True)
 
 
 class StandingSchema(Schema):
     """The game's status, next round and winners as they stood after a round."""
 
-    status = fields.String(required=True)
-    next_round = fields.Nested(NextRoundSchema, required=True, allow_none=True)
-    winners = fields.List(Integer(), required=True)
+    status = String(required=True)
+    next_round = Nested(NextRoundSchema, required=True, allow_none=True)
+    winners = List(Integer(), required=True)
 
 
 class JhyapResultSchema(Schema):
@@ -232,12 +222,12 @@ class JhyapResultSchema(Schema):
 
     player = Integer(required=True)
     hand = Integer(required=True)
-    cards = fields.List(fields.String(), required=True, allow_none=True)
+    cards = List(String(), required=True, allow_none=True)
     points = Integer(required=True)
     score_before = Integer(required=True)
     score_after = Integer(required=True)
-    halved = fields.Boolean(required=True)
-    eliminated = fields.Boolean(required=True)
+    halved = Boolean(required=True)
+    eliminated = Boolean(required=True)
 
 
 class RoundBaseSchema(Schema):
@@ -246,10 +236,10 @@ class RoundBaseSchema(Schema):
     number = Integer(required=True)
     dealer = Integer(required=True)
     starter = Integer(required=True)
-    game = fields.Nested(StandingSchema, required=True)
+    game = Nested(StandingSchema, required=True)
     created_at = fields.DateTime(metadata={"description": "Absent on a dry run."})
-    dry_run = fields.Boolean(metadata={"description": "Present and true on a dry run."})
-    rescored = fields.Dict(
+    dry_run = Boolean(metadata={"description": "Present and true on a dry run."})
+    rescored = Dict(
         metadata={
             "description": "Dry run of a correction: how many rounds would be scored again "
             "(`rounds`) and the Game as it would then stand (`game`)."
@@ -261,28 +251,28 @@ class JhyapRoundSchema(RoundBaseSchema):
     """A scored Jhyap round."""
 
     caller = Integer(required=True)
-    caller_succeeded = fields.Boolean(required=True)
-    results = fields.List(fields.Nested(JhyapResultSchema), required=True)
+    caller_succeeded = Boolean(required=True)
+    results = List(Nested(JhyapResultSchema), required=True)
 
 
 class TwentyTwoResultSchema(Schema):
     """One player's part in a Twenty Two round."""
 
     player = Integer(required=True)
-    card = fields.String(required=True)
+    card = String(required=True)
     points = Integer(required=True)
     score_before = Integer(required=True)
     score_after = Integer(required=True)
-    halved = fields.Boolean(required=True)
-    eliminated = fields.Boolean(required=True)
+    halved = Boolean(required=True)
+    eliminated = Boolean(required=True)
 
 
 class TwentyTwoRoundSchema(RoundBaseSchema):
     """A scored Twenty Two round."""
 
-    takers = fields.List(Integer(), required=True)
+    takers = List(Integer(), required=True)
     cards_each = Integer(required=True)
-    results = fields.List(fields.Nested(TwentyTwoResultSchema), required=True)
+    results = List(Nested(TwentyTwoResultSchema), required=True)
 
 
 ROUND_SCHEMA_NAMES = {"jhyap": "JhyapRound", "twenty-two": "TwentyTwoRound"}
@@ -295,86 +285,89 @@ def one_of(names: dict[str, str]) -> dict[str, Any]:
     return {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in names.values()]}
 
 
-class ExportedRoundSchema(Schema):
+class ExportedRoundSchema(RequestSchema):
     """One round of an export: the accepted entry and the scored round."""
 
     class Meta:
         unknown = EXCLUDE
 
     number = Integer(required=True)
-    entry = fields.Dict(required=True)
-    round = fields.Dict(required=True)
+    entry = Dict(required=True)
+    round = Dict(required=True)
 
 
-class SetupSchema(Schema):
+class SetupSchema(RequestSchema):
     """Seats of round 1's dealer and starter."""
 
     dealer = Integer(required=True)
     starter = Integer(required=True)
 
 
-class ExportedPlayerSchema(Schema):
+class ExportedPlayerSchema(RequestSchema):
     """A player as exported."""
 
     class Meta:
         unknown = INCLUDE
 
     id = Integer(required=True)
-    name = fields.String(required=True)
+    name = String(required=True)
     seat = Integer(required=True)
 
 
-class ExportedGameSchema(Schema):
+class ExportedGameSchema(RequestSchema):
     """The Game as exported, with its setup."""
 
     class Meta:
         unknown = INCLUDE
 
-    ruleset = fields.String(required=True, validate=validate.OneOf(list(RULESETS)))
-    name = fields.String(required=True)
-    options = fields.Dict(required=True)
-    players = fields.List(fields.Nested(ExportedPlayerSchema), required=True)
-    setup = fields.Nested(SetupSchema, required=True)
+    ruleset = String(required=True, validate=RULESET_CHOICE)
+    name = String(required=True)
+    options = Dict(required=True)
+    players = List(Nested(ExportedPlayerSchema), required=True)
+    setup = Nested(SetupSchema, required=True)
 
 
-class ExportSchema(Schema):
+class ExportSchema(RequestSchema):
     """A whole game that replays exactly."""
 
     class Meta:
         unknown = EXCLUDE
 
-    format = fields.String(required=True, validate=validate.Equal("scorekeeper.game"))
-    version = Integer(required=True, validate=validate.Equal(1))
-    exported_at = fields.String()
-    game = fields.Nested(ExportedGameSchema, required=True)
-    rounds = fields.List(fields.Nested(ExportedRoundSchema), required=True)
+    format = String(
+        required=True,
+        validate=validate.Equal("scorekeeper.game", error="Must be scorekeeper.game."),
+    )
+    version = Integer(required=True, validate=validate.Equal(1, error="Must be 1."))
+    exported_at = String()
+    game = Nested(ExportedGameSchema, required=True)
+    rounds = List(Nested(ExportedRoundSchema), required=True)
 
 
 class RulesetsSchema(Schema):
     """Every ruleset with its player limits and options."""
 
-    rulesets = fields.List(fields.Dict(), required=True)
+    rulesets = List(Dict(), required=True)
 
 
 class HealthSchema(Schema):
     """The service and its database answer."""
 
-    status = fields.String(required=True)
+    status = String(required=True)
 
 
 class ErrorDetailSchema(Schema):
     """What went wrong."""
 
     status = Integer(required=True)
-    code = fields.String(required=True)
-    message = fields.String(required=True, metadata={"description": "One sentence for a person."})
-    details = fields.Dict(metadata={"description": "Field-by-field problems."})
+    code = String(required=True)
+    message = String(required=True, metadata={"description": "One sentence for a person."})
+    details = Dict(metadata={"description": "Field-by-field problems."})
 
 
 class ErrorSchema(Schema):
     """The one error body."""
 
-    error = fields.Nested(ErrorDetailSchema, required=True)
+    error = Nested(ErrorDetailSchema, required=True)
 
 
 game_create_schema = GameCreateSchema()

@@ -529,7 +529,7 @@ def cases() -> list[Case]:
             post_round(with_entry(hands=[1, 2, 3, 4])),
             422,
             "invalid_request",
-            "hands",
+            "Hand 1 must be a JSON object.",
         ),
         Case(
             "number-as-string", post_round(with_entry(number="3")), 422, "invalid_request", "number"
@@ -1443,7 +1443,8 @@ def test_caller_limit_follows_the_game_option(client: FlaskClient, table: Any) -
 def test_type_errors_say_which_field(tables: Tables) -> None:
     response = tables.main.post_round(with_hand(1, total="10")(tables.main))
     error = assert_error_body(response, 422, "invalid_request")
-    assert error["details"] == {"hands": {"1": {"total": ["Not a valid integer."]}}}
+    assert error["message"] == "The total of hand 2 must be a whole number."
+    assert error["details"] == {"hands": {"1": {"total": ["Must be a whole number."]}}}
 
 
 def test_401_challenges_for_a_bearer_token(tables: Tables) -> None:

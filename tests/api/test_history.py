@@ -321,6 +321,68 @@ def test_import_with_a_time_that_is_not_one_is_422_and_creates_nothing(
     assert counts(app) == before
 
 
+def test_import_keeps_when_the_game_last_changed(client, table):
+    play_finished(table)
+    document = table.export()
+    document["game"]["updated_at"] = "2026-01-01T23:59:00Z"
+
+    response = import_document(client, document)
+
+    assert response.status_code == 201, response.json
+    assert response.json["updated_at"] == "2026-01-01T23:59:00Z"
+    imported = client.get(f"/api/v1/games/{response.json['id']}").json
+    assert imported["updated_at"] == "2026-01-01T23:59:00Z"
+
+
+@pytest.mark.parametrize(
+    ("times", "message"),
+    [
+        (
+            ("2026-01-01T20:00:00Z", "2025-12-31T23:00:00Z", None, None),
+            "Round 1 of the export was played before the game was created.",
+        ),
+        (
+            ("2026-01-01T20:00:00Z", "2026-01-01T20:10:00Z", "2026-01-01T20:05:00Z", None),
+            "Round 2 of the export was played before round 1.",
+        ),
+        (
+            ("2026-01-01T20:00:00Z", "2026-01-01T20:10:00Z", None, "2026-01-01T20:09:59Z"),
+            "Round 3 of the export was played before round 1.",
+        ),
+    ],
+    ids=["round before the game", "round before the one before", "skipping a round without"],
+)
+def test_import_with_rounds_out_of_time_order_is_422_and_creates_nothing(
+    app, client, table, times, message
+):
+    play_finished(table)
+    document = table.export()
+    game_time, *round_times = times
+    document["game"]["created_at"] = game_time
+    for round_, time in zip(document["rounds"], round_times, strict=True):
+        if time is None:
+            del round_["round"]["created_at"]
+        else:
+            round_["round"]["created_at"] = time
+    before = counts(app)
+
+    response = import_document(client, document)
+
+    assert response.status_code == 422, response.json
+    assert response.json["error"] == {"status": 422, "code": "invalid_import", "message": message}
+    assert counts(app) == before
+
+
+def test_import_takes_rounds_played_in_the_same_second(client, table):
+    play_finished(table)
+    document = table.export()
+    document["game"]["created_at"] = "2026-01-01T20:00:00Z"
+    for round_ in document["rounds"]:
+        round_["round"]["created_at"] = "2026-01-01T20:00:00Z"
+
+    assert import_document(client, document).status_code == 201
+
+
 @pytest.mark.parametrize("tampering", list(TAMPERINGS), ids=list(TAMPERINGS))
 def test_tampered_export_is_422_and_creates_nothing(app, client, table, tampering):
     play_in_progress(table)
@@ -516,6 +578,14 @@ def test_patch_renames_the_game_and_a_player(client, table):
         pytest.param(
             lambda ids: {"players": [{"id": ids[0], "name": "Asha", "seat": 2}]}, id="seat"
         ),
+        pytest.param(
+            lambda ids: {"players": [{"id": ids[0], "name": "Ann"}, {"id": ids[0], "name": "An"}]},
+            id="one player twice",
+        ),
+        pytest.param(
+            lambda ids: {"players": [{"id": ids[1], "name": "\uff21\uff53\uff48\uff41"}]},
+            id="fullwidth look-alike",
+        ),
     ],
 )
 def test_patch_that_is_invalid_is_422_and_changes_nothing(client, table, patch):
@@ -528,6 +598,55 @@ def test_patch_that_is_invalid_is_422_and_changes_nothing(client, table, patch):
     assert response.status_code == 422, response.json
     assert response.json["error"]["status"] == 422
     assert table.get() == before
+
+
+def test_patch_listing_a_player_twice_says_so(client, table):
+    table.create()
+    ids = table.players
+    twice = {"players": [{"id": ids[0], "name": "Ann"}, {"id": ids[0], "name": "Anna"}]}
+
+    response = client.patch(table.url, json=twice, headers=table.auth)
+
+    assert response.json["error"] == {
+        "status": 422,
+        "code": "invalid_request",
+        "message": f"The list of players has player {ids[0]} twice; "
+        "give each player's new name once.",
+        "details": {"players": [f"Has player {ids[0]} twice; give each player's new name once."]},
+    }
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        pytest.param(lambda ids: {}, id="empty"),
+        pytest.param(lambda ids: {"name": "Test table"}, id="same game name"),
+        pytest.param(lambda ids: {"name": " Test table  "}, id="same name, spaced"),
+        pytest.param(lambda ids: {"players": [{"id": ids[0], "name": "Asha"}]}, id="same player"),
+    ],
+)
+def test_patch_that_changes_nothing_keeps_the_etag(client, table, patch):
+    table.create()
+    table.jhyap(2, 17, 14, 3)
+    before = client.get(table.url)
+
+    response = client.patch(table.url, json=patch(table.players), headers=table.auth)
+
+    assert response.status_code == 200, response.json
+    after = client.get(table.url)
+    assert after.headers["ETag"] == before.headers["ETag"]
+    assert after.json == before.json
+    unchanged = client.get(table.url, headers={"If-None-Match": before.headers["ETag"]})
+    assert unchanged.status_code == 304
+
+
+def test_patch_that_changes_a_name_changes_the_etag(client, table):
+    table.create()
+    before = client.get(table.url).headers["ETag"]
+
+    client.patch(table.url, json={"name": "Saturday"}, headers=table.auth)
+
+    assert client.get(table.url).headers["ETag"] != before
 
 
 def test_delete_game_removes_it_and_its_rounds(app, client, table):

@@ -1,0 +1,110 @@
+"""marshmallow fields and a base schema whose problems are said in the table's words.
+
+Every problem is a predicate ("Must be a whole number."), so that
+``errors.validation_message`` can put the field's name in front of it and
+make one sentence ("The total of hand 2 must be a whole number.").
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from marshmallow import Schema, ValidationError, fields
+
+from ..errors import UNKNOWN_FIELD
+from ..names import normalise_name
+
+COMMON_PROBLEMS = {
+    "required": "Is missing.",
+    "null": "Must have a value, not null.",
+    "validator_failed": "Is not allowed.",
+}
+
+
+class RequestSchema(Schema):
+    """A request body or part of one: an unknown field is refused in plain words."""
+
+    error_messages: ClassVar[dict[str, str]] = {  # type: ignore[misc]
+        "type": "Must be a JSON object.",
+        "unknown": UNKNOWN_FIELD,
+    }
+
+
+class Integer(fields.Integer):
+    """A JSON integer: numbers in strings, floats and booleans are refused."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {  # type: ignore[misc]
+        **COMMON_PROBLEMS,
+        "invalid": "Must be a whole number.",
+        "too_large": "Is too large a number.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+
+class String(fields.String):
+    """A JSON string."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {  # type: ignore[misc]
+        **COMMON_PROBLEMS,
+        "invalid": "Must be text.",
+        "invalid_utf8": "Must be text.",
+    }
+
+
+class Boolean(fields.Boolean):
+    """``true`` or ``false`` (in a query, also ``1``/``0``, ``yes``/``no``...)."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {  # type: ignore[misc]
+        **COMMON_PROBLEMS,
+        "invalid": "Must be true or false.",
+    }
+
+
+class List(fields.List):
+    """A JSON array."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {  # type: ignore[misc]
+        **COMMON_PROBLEMS,
+        "invalid": "Must be a list.",
+    }
+
+
+class Dict(fields.Dict):
+    """A JSON object of any fields."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {  # type: ignore[misc]
+        **COMMON_PROBLEMS,
+        "invalid": "Must be a JSON object.",
+    }
+
+
+class Nested(fields.Nested):
+    """A JSON object read by another schema."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {  # type: ignore[misc]
+        **COMMON_PROBLEMS,
+        "type": "Must be a JSON object.",
+    }
+
+
+class Name(String):
+    """A name: trimmed, in NFC, of ``min_length`` to ``max_length`` printable characters."""
+
+    def __init__(self, *, min_length: int = 0, max_length: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.min_length = min_length
+        self.max_length = max_length
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = normalise_name(super()._deserialize(value, attr, data, **kwargs))
+        if not self.min_length <= len(text) <= self.max_length:
+            if self.min_length:
+                raise ValidationError(
+                    f"Must be a name of {self.min_length} to {self.max_length} characters."
+                )
+            raise ValidationError(f"Must be at most {self.max_length} characters long.")
+        if not text.isprintable():
+            raise ValidationError("Must use printable characters only.")
+        return text
