@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, request
+from flask_cors import CORS
 
 from .logs import register_request_log
 from .security import RESPONSE_HEADERS
@@ -54,6 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         GAME_CACHE_SIZE=1000,
         EXPORT_CACHE_SIZE=32 * 1024 * 1024,
         DATABASE_PING_IDLE_SECONDS=1.0,
+        CORS_ORIGINS=[],
         JSON_SORT_KEYS=False,
         API_TITLE="Scorekeeper",
         API_VERSION="1.0.0",
@@ -72,11 +74,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     configure_database(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
+    register_request_log(app)  # first, so that its hook runs last and logs the final status
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
     register_security_headers(app)
-    register_request_log(app)
+    register_cors(app)
     return app
 
 
@@ -95,11 +98,12 @@ def configure_database(app: Flask) -> None:
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     app.config["RATELIMIT_ENABLED"] = is_on(app.config, "RATE_LIMITS")
     app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]
-    app.config["RATELIMIT_HEADERS_ENABLED"] = True
+    app.config["RATELIMIT_HEADERS_ENABLED"] = False  # api/limit_headers.py writes them
 
 
 def register_extensions(app: Flask) -> None:
     """Bind the database, migrations and rate limits."""
+    from .api.limit_headers import register_rate_limit_headers
     from .db import ping_idle_connections  # importing db.py registers the SQLite engine events
     from .extensions import db, limiter, migrate
 
@@ -108,6 +112,7 @@ def register_extensions(app: Flask) -> None:
         if db.engine.dialect.name != "sqlite":  # a server connection can die while pooled
             ping_idle_connections(db.engine, float(app.config["DATABASE_PING_IDLE_SECONDS"]))
     migrate.init_app(app, db, directory=str(MIGRATIONS_DIRECTORY))
+    register_rate_limit_headers(app)
     limiter.init_app(app)
 
 
@@ -128,11 +133,30 @@ def register_errorhandlers(app: Flask) -> None:
     register(app)
 
 
+def register_cors(app: Flask) -> None:
+    """Cross-origin API requests, from the origins in ``CORS_ORIGINS`` only (none by default)."""
+    origins = app.config["CORS_ORIGINS"]
+    if isinstance(origins, str):  # a comma-separated list rather than a JSON one
+        origins = [origin.strip() for origin in origins.split(",") if origin.strip()]
+    if origins:
+        CORS(
+            app,
+            resources={r"/api/*": {"origins": origins}},
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+            expose_headers=["ETag", "Location", "Retry-After"],
+            max_age=600,
+        )
+
+
 def register_security_headers(app: Flask) -> None:
-    """Headers every response carries."""
+    """Headers every response carries; ``OPTIONS`` answered 204 with ``Allow`` and no body."""
 
     @app.after_request
     def security_headers(response: Response) -> Response:
+        if request.method == "OPTIONS" and response.status_code == 200:
+            response.status_code = 204  # Flask's automatic answer: Allow, and an empty body
+            response.set_data(b"")
+            del response.headers["Content-Type"]
         response.headers.update(RESPONSE_HEADERS)
         if response.mimetype == "text/html":
             response.headers["Content-Security-Policy"] = (

@@ -19,7 +19,7 @@ def migrate_database() -> None:
         upgrade()
 
 
-def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
+def gunicorn_command(host: str, port: int, workers: int, threads: int = 1) -> list[str]:
     """The gunicorn command line that serves ``wsgi:app``."""
     return [
         sys.executable,
@@ -33,6 +33,8 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
         f"{host}:{port}",
         "--workers",
         str(workers),
+        "--threads",
+        str(threads),
         "wsgi:app",
     ]
 
@@ -45,14 +47,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     serve.add_argument(
-        "--workers", type=int, default=min(4, (os.cpu_count() or 1) * 2), help="worker processes"
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (1; more need shared rate-limit counters, see the README)",
     )
+    serve.add_argument("--threads", type=int, default=8, help="threads per worker (8)")
     commands.add_parser("migrate", help="migrate the database and exit")
     args = parser.parse_args(argv)
 
     migrate_database()
     if args.command == "serve":
-        command = gunicorn_command(args.host, args.port, args.workers)
+        command = gunicorn_command(args.host, args.port, args.workers, args.threads)
         os.execv(command[0], command)
 
 

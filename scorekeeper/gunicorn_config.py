@@ -8,6 +8,7 @@ from typing import Any
 from gunicorn import util
 
 from scorekeeper.errors import raw_error_response
+from scorekeeper.settings import check_shared_rate_limits
 
 timeout = 30
 graceful_timeout = 30
@@ -21,17 +22,26 @@ max_requests_jitter = 500
 preload_app = True
 # No access log: the app writes one structured line per request itself (scorekeeper/logs.py).
 accesslog = None
+# No control socket: gunicorn's default is one file per user, which a second server replaces.
+control_socket_disable = True
 
 
 def write_error_as_json(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     """Answer what gunicorn refuses by itself (a bad header, headers too large) in the one body."""
-    util.write_nonblock(sock, raw_error_response(status_int, reason, mesg))
+    util.write_nonblock(sock, raw_error_response(status_int, reason))  # not gunicorn's words
 
 
 # gunicorn has no setting for the body of the errors it answers before the app (HTML
 # otherwise); its workers call util.write_error by attribute, so replacing it here, in the
 # master that forks them, reaches every worker.
 util.write_error = write_error_as_json
+
+
+def on_starting(server: Any) -> None:
+    """Refuse several workers whose rate-limit counters would each count apart."""
+    app = server.app.wsgi()
+    if server.cfg.workers > 1:
+        check_shared_rate_limits(app.config, server.cfg.workers)
 
 
 def post_fork(server: Any, worker: Any) -> None:

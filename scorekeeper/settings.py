@@ -18,3 +18,14 @@ def is_on(config: Mapping[str, Any], name: str) -> bool:
     if spelled in OFF:
         return False
     raise ValueError(f"SCOREKEEPER_{name} must be on or off, not {value!r}.")
+
+
+def check_shared_rate_limits(config: Mapping[str, Any], workers: int) -> None:
+    """Refuse ``workers`` processes that would each keep their own rate-limit counters."""
+    in_memory = str(config["RATE_LIMIT_STORAGE_URI"]).startswith("memory://")
+    if workers > 1 and in_memory and is_on(config, "RATE_LIMITS"):
+        raise RuntimeError(
+            f"{workers} worker processes would each count the rate limits in their own memory, "
+            "letting a client through several times the limit. Run one worker (with threads), "
+            "or share the counters: SCOREKEEPER_RATE_LIMIT_STORAGE_URI=redis://127.0.0.1:6379."
+        )

@@ -115,3 +115,43 @@ def test_reads_are_never_limited(limited_client):
     assert not any("X-RateLimit-Limit" in response.headers for response in reads)
     # The writes around them are still counted: 3 creations a minute.
     assert [create(limited_client).status_code for _ in range(3)] == [201, 201, 429]
+
+
+def test_headers_describe_the_limit_the_request_spends(limited_client):
+    game = create(limited_client).json
+    assert game["players"]
+    ids = [player["id"] for player in game["players"]]
+    entry = {"caller": ids[0], "hands": [{"player": i, "total": 2} for i in ids]}
+
+    recorded = limited_client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json=entry,
+        headers={"Authorization": f"Bearer {game['token']}"},
+    )
+    refused = undo(limited_client, game, secrets.token_urlsafe(24))
+
+    assert recorded.status_code == 201
+    assert (recorded.headers["X-RateLimit-Limit"], recorded.headers["X-RateLimit-Remaining"]) == (
+        "2",
+        "1",
+    )  # ROUND_WRITE_LIMIT, not the tighter-looking token-failure limit
+    assert refused.status_code == 403
+    assert (refused.headers["X-RateLimit-Limit"], refused.headers["X-RateLimit-Remaining"]) == (
+        "3",
+        "2",
+    )  # TOKEN_FAILURE_LIMIT: only a refused token spends it
+    created = create(limited_client)
+    assert created.headers["X-RateLimit-Limit"] == "3"  # GAME_CREATE_LIMIT
+
+
+def test_a_429_says_the_limit_in_words(limited_client):
+    for _ in range(3):
+        create(limited_client)
+
+    response = create(limited_client)
+
+    assert response.status_code == 429
+    assert response.json["error"]["message"] == (
+        "Too many requests: the limit is 3 requests a minute; wait a moment."
+    )
+    assert response.headers["X-RateLimit-Remaining"] == "0"

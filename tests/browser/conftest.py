@@ -2,7 +2,8 @@
 
 The app runs in a real gunicorn server on a free loopback port, on a SQLite
 file in a temporary folder, so a test can stop and restart it. Tests are
-skipped when Playwright for Python or ``/usr/bin/chromium`` is missing.
+skipped when Playwright for Python or ``/usr/bin/chromium`` is missing, except in CI
+(``CI`` set), where a missing browser fails them.
 Screenshots go to ``$SCOREKEEPER_TEST_OUTPUT/screenshots`` (default
 ``test-output/screenshots`` in the project).
 """
@@ -140,7 +141,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
 def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
+        if os.environ.get("CI"):  # in CI the browser tests must run, never be skipped quietly
+            pytest.fail(missing)
+        pytest.skip(missing)
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
