@@ -246,7 +246,8 @@ function cardPad(draft, hand, actions) {
           "data-testid": "cards-done",
           disabled: !cards.length,
           onclick: () => {
-            // The pad stays on cards for the next player: a table that counts cards counts them all.
+            // The pad stays on cards for the next player: a table that counts cards counts them
+            // all.
             draft.current = nextEmptyHand(draft, current);
             actions.save();
             actions.redraw();
