@@ -52,11 +52,14 @@ export const api = {
     request("GET", `/games/${encodeURIComponent(id)}`, {
       headers: etag ? { "If-None-Match": etag } : {},
     }),
-  rounds: (id) => request("GET", `/games/${encodeURIComponent(id)}/rounds`).then((r) => r.data.rounds),
+  rounds: (id) =>
+    request("GET", `/games/${encodeURIComponent(id)}/rounds`).then((r) => r.data.rounds),
   exportGame: (id) => request("GET", `/games/${encodeURIComponent(id)}/export`).then((r) => r.data),
   exportUrl: (id) => `${BASE}/games/${encodeURIComponent(id)}/export`,
   previewRound: (id, token, body) =>
-    request("POST", `/games/${encodeURIComponent(id)}/rounds?dry_run=true`, { body, token }).then((r) => r.data),
+    request("POST", `/games/${encodeURIComponent(id)}/rounds?dry_run=true`, { body, token }).then(
+      (r) => r.data,
+    ),
   postRound: (id, token, body, key) =>
     request("POST", `/games/${encodeURIComponent(id)}/rounds`, {
       body,
@@ -64,11 +67,14 @@ export const api = {
       headers: { "Idempotency-Key": key },
     }),
   previewCorrection: (id, token, number, body) =>
-    request("PUT", `/games/${encodeURIComponent(id)}/rounds/${number}?dry_run=true`, { body, token }).then(
+    request("PUT", `/games/${encodeURIComponent(id)}/rounds/${number}?dry_run=true`, {
+      body,
+      token,
+    }).then((r) => r.data),
+  correctRound: (id, token, number, body) =>
+    request("PUT", `/games/${encodeURIComponent(id)}/rounds/${number}`, { body, token }).then(
       (r) => r.data,
     ),
-  correctRound: (id, token, number, body) =>
-    request("PUT", `/games/${encodeURIComponent(id)}/rounds/${number}`, { body, token }).then((r) => r.data),
   undoRound: (id, token, number) =>
     request("DELETE", `/games/${encodeURIComponent(id)}/rounds/${number}`, { token }),
 };

@@ -23,8 +23,15 @@ export function chart(game, rounds, t) {
     for (const result of round.results) {
       series.get(result.player).push({ x: round.number, y: result.score_after });
       top = Math.max(top, result.score_after, result.score_before + result.points);
-      if (result.halved) halvings.push({ player: result.player, x: round.number, y: result.score_after, from: result.score_before + result.points });
-      if (result.eliminated) outs.push({ player: result.player, x: round.number, y: result.score_after });
+      if (result.halved)
+        halvings.push({
+          player: result.player,
+          x: round.number,
+          y: result.score_after,
+          from: result.score_before + result.points,
+        });
+      if (result.eliminated)
+        outs.push({ player: result.player, x: round.number, y: result.score_after });
     }
   }
   const xMax = Math.max(1, rounds.length);
@@ -37,19 +44,44 @@ export function chart(game, rounds, t) {
   const step = niceStep(yMax);
   const grid = [];
   for (let value = 0; value <= yMax; value += step) {
-    grid.push(s("line", { class: "grid-line", x1: PAD.left, x2: W - PAD.right, y1: y(value), y2: y(value) }));
-    grid.push(s("text", { class: "axis", x: PAD.left - 4, y: y(value) + 4, "text-anchor": "end" }, String(value)));
+    grid.push(
+      s("line", {
+        class: "grid-line",
+        x1: PAD.left,
+        x2: W - PAD.right,
+        y1: y(value),
+        y2: y(value),
+      }),
+    );
+    grid.push(
+      s(
+        "text",
+        { class: "axis", x: PAD.left - 4, y: y(value) + 4, "text-anchor": "end" },
+        String(value),
+      ),
+    );
   }
   const xStep = Math.max(1, Math.ceil(xMax / 8));
   for (let value = 0; value <= xMax; value += xStep) {
-    grid.push(s("text", { class: "axis", x: x(value), y: H - PAD.bottom + 16, "text-anchor": "middle" }, String(value)));
+    grid.push(
+      s(
+        "text",
+        { class: "axis", x: x(value), y: H - PAD.bottom + 16, "text-anchor": "middle" },
+        String(value),
+      ),
+    );
   }
 
   const lines = [...series.entries()].map(([id, points]) =>
-    s("polyline", { class: `series ${colour.get(id)}`, points: points.map((p) => `${x(p.x)},${y(p.y)}`).join(" ") }),
+    s("polyline", {
+      class: `series ${colour.get(id)}`,
+      points: points.map((p) => `${x(p.x)},${y(p.y)}`).join(" "),
+    }),
   );
   const dots = [...series.entries()].flatMap(([id, points]) =>
-    points.slice(1).map((p) => s("circle", { class: `dot ${colour.get(id)}`, cx: x(p.x), cy: y(p.y), r: 2.5 })),
+    points
+      .slice(1)
+      .map((p) => s("circle", { class: `dot ${colour.get(id)}`, cx: x(p.x), cy: y(p.y), r: 2.5 })),
   );
   const halvingMarks = halvings.map((mark) =>
     s(
@@ -57,7 +89,11 @@ export function chart(game, rounds, t) {
       { class: `halving ${colour.get(mark.player)}` },
       s("line", { x1: x(mark.x), x2: x(mark.x), y1: y(mark.from), y2: y(mark.y) }),
       s("circle", { cx: x(mark.x), cy: y(mark.y), r: 5 }),
-      s("title", {}, t("chart_halved", { name: name.get(mark.player), n: mark.x, from: mark.from, to: mark.y })),
+      s(
+        "title",
+        {},
+        t("chart_halved", { name: name.get(mark.player), n: mark.x, from: mark.from, to: mark.y }),
+      ),
     ),
   );
   const outMarks = outs.map((mark) =>
@@ -74,12 +110,29 @@ export function chart(game, rounds, t) {
 
   const svg = s(
     "svg",
-    { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title chart-desc", class: "chart-svg", "data-testid": "chart" },
+    {
+      viewBox: `0 0 ${W} ${H}`,
+      role: "img",
+      "aria-labelledby": "chart-title chart-desc",
+      class: "chart-svg",
+      "data-testid": "chart",
+    },
     s("title", { id: "chart-title" }, t("chart_title")),
     s("desc", { id: "chart-desc" }, `${t("chart_limit", { n: limit })}. ${description}.`),
     grid,
-    s("line", { class: "limit-line", x1: PAD.left, x2: W - PAD.right, y1: y(limit), y2: y(limit), "data-testid": "limit-line" }),
-    s("text", { class: "limit-label", x: PAD.left + 4, y: y(limit) - 4, "text-anchor": "start" }, t("chart_limit", { n: limit })),
+    s("line", {
+      class: "limit-line",
+      x1: PAD.left,
+      x2: W - PAD.right,
+      y1: y(limit),
+      y2: y(limit),
+      "data-testid": "limit-line",
+    }),
+    s(
+      "text",
+      { class: "limit-label", x: PAD.left + 4, y: y(limit) - 4, "text-anchor": "start" },
+      t("chart_limit", { n: limit }),
+    ),
     lines,
     dots,
     halvingMarks,
@@ -88,9 +141,23 @@ export function chart(game, rounds, t) {
   const legend = h(
     "ul",
     { class: "legend" },
-    game.players.map((p) => h("li", {}, h("span", { class: `swatch ${colour.get(p.id)}`, "aria-hidden": "true" }), p.name)),
+    game.players.map((p) =>
+      h(
+        "li",
+        {},
+        h("span", { class: `swatch ${colour.get(p.id)}`, "aria-hidden": "true" }),
+        p.name,
+      ),
+    ),
     h("li", {}, h("span", { class: "swatch limit", "aria-hidden": "true" }), t("legend_limit")),
-    halvings.length ? h("li", {}, h("span", { class: "swatch halving", "aria-hidden": "true" }), t("legend_halved", { n: halvings.length })) : null,
+    halvings.length
+      ? h(
+          "li",
+          {},
+          h("span", { class: "swatch halving", "aria-hidden": "true" }),
+          t("legend_halved", { n: halvings.length }),
+        )
+      : null,
   );
   return h("figure", { class: "chart-figure" }, svg, h("figcaption", {}, legend));
 }

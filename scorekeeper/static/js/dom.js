@@ -34,7 +34,9 @@ export function s(tag, attrs, ...children) {
 export function replace(container, ...children) {
   const active = document.activeElement;
   const key = active && container.contains(active) ? active.getAttribute("data-key") : null;
-  container.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  container.replaceChildren(
+    ...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false),
+  );
   if (key) {
     const again = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
     if (again) again.focus({ preventScroll: true });

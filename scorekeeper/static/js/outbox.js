@@ -23,9 +23,17 @@ function emit(event) {
 // replaces: the key of a refused round this entry was made from; that one gives way to it.
 export function enqueue(gameId, token, body, replaces = null) {
   const current = store.pending(gameId);
-  if (current && !(replaces && current.key === replaces && current.state === "failed")) throw new Error("pending");
+  if (current && !(replaces && current.key === replaces && current.state === "failed"))
+    throw new Error("pending");
   clearTimeout(timers.get(gameId));
-  const entry = { key: newKey(), token, body, created: new Date().toISOString(), attempts: 0, state: "sending" };
+  const entry = {
+    key: newKey(),
+    token,
+    body,
+    created: new Date().toISOString(),
+    attempts: 0,
+    state: "sending",
+  };
   store.setPending(gameId, entry);
   emit({ type: "queued", gameId });
   return send(gameId);
@@ -43,7 +51,10 @@ function permanent(error) {
 function schedule(gameId, attempts, retryAfter) {
   clearTimeout(timers.get(gameId));
   const delay = Math.max(retryAfter * 1000, Math.min(MAX_DELAY, 500 * 2 ** Math.min(attempts, 5)));
-  timers.set(gameId, setTimeout(() => send(gameId), delay));
+  timers.set(
+    gameId,
+    setTimeout(() => send(gameId), delay),
+  );
 }
 
 export async function send(gameId) {

@@ -52,7 +52,10 @@ export const store = {
     write(GAMES, games);
   },
   forgetGame(id) {
-    write(GAMES, this.games().filter((game) => game.id !== id));
+    write(
+      GAMES,
+      this.games().filter((game) => game.id !== id),
+    );
   },
   token(id) {
     const game = this.game(id);

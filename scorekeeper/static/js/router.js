@@ -1,0 +1,97 @@
+// The router: shows the page the location's hash names (home, new game, a game), and a way to
+// try again when it could not be loaded.
+
+import { h, replace } from "./dom.js";
+import { gameTitle, gameUrl, watchUrl } from "./format.js";
+import { t } from "./i18n.js";
+import { renderOutbox } from "./banner.js";
+import { session } from "./state/game-session.js";
+import { currentRoute, isEntryTab, onShowAgain, parseRoute, setRoute } from "./state/route.js";
+import { errorBox, focusTitle, heading, mainBox } from "./ui.js";
+import { closeEntry } from "./views/entry.js";
+import { renderGameRoute } from "./views/game.js";
+import { resetHistory } from "./views/history.js";
+import { renderHome } from "./views/home.js";
+import { renderNew } from "./views/new-game.js";
+
+// The last route could not be loaded (offline, say): it is tried again when the connection is back.
+let routeFailed = false;
+
+onShowAgain(() => route());
+
+export async function route() {
+  const previous = currentRoute();
+  const next = parseRoute(location.hash);
+  setRoute(next);
+  const sameGame = previous && next.id && previous.id === next.id;
+  if (!sameGame) session.reset();
+  resetHistory();
+  // Tried again (Retry, or the connection is back) after this view failed to load.
+  const retried = routeFailed;
+  routeFailed = false;
+  if (!isEntryTab(next)) {
+    closeEntry();
+    renderOutbox(); // a refused round hidden while its new entry was open shows again
+  }
+  try {
+    if (next.view === "home") renderHome();
+    else if (next.view === "new") await renderNew();
+    // The same game, but its last load stopped half way (the game came, its rounds did not):
+    // load it all again, and poll from then on.
+    else await renderGameRoute(!sameGame || !session.rounds || !session.polling);
+  } catch (error) {
+    routeError(error);
+  }
+  if (!sameGame || previous.tab !== next.tab || retried) focusTitle();
+}
+
+// The connection is back: a view that could not be loaded is tried again.
+export function routeWhenOnline() {
+  if (routeFailed) route();
+}
+
+// A view that could not be loaded (offline, say): try again (also when the connection is back),
+// or go back to the game when this phone already shows it.
+function routeError(error) {
+  const current = currentRoute();
+  routeFailed = true;
+  const game = session.game;
+  const known = current.id && game && game.id === current.id;
+  let title = t("app_name");
+  if (current.tab === "edit") title = t("edit_round_n", { n: current.number });
+  else if (known) title = gameTitle(game);
+  let back = null;
+  if (known && current.tab !== "table") {
+    const href =
+      current.view === "watch"
+        ? watchUrl(current.id)
+        : gameUrl(current.id, current.tab === "edit" ? "history" : "");
+    back = h(
+      "a",
+      { class: "button secondary", href, "data-testid": "back-to-game" },
+      t("back_to_game"),
+    );
+  }
+  replace(
+    mainBox(),
+    heading(title),
+    errorBox(error),
+    h(
+      "div",
+      { class: "row" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          "data-key": "retry-route",
+          "data-testid": "retry-route",
+          onclick: () => route(),
+        },
+        t("try_again_load"),
+      ),
+      back,
+    ),
+    h("p", {}, h("a", { href: "#/" }, t("back_home"))),
+  );
+}

@@ -1,0 +1,72 @@
+// Small pieces of page shared by the views: the main box, headings, cards, errors, announcements.
+
+import { ApiError, NetworkError } from "./api.js";
+import { h } from "./dom.js";
+import { cardLabel, cardText } from "./format.js";
+import { t } from "./i18n.js";
+
+const ERROR_KEYS = {
+  401: "err_401",
+  403: "err_403",
+  404: "err_404",
+  409: "err_409",
+  413: "err_413",
+  429: "err_429",
+};
+
+// Where the views draw.
+export function mainBox() {
+  return document.getElementById("main");
+}
+
+export function announce(text) {
+  const announcer = document.getElementById("announce");
+  announcer.textContent = "";
+  setTimeout(() => (announcer.textContent = text), 30);
+}
+
+// Short visible text, full name for screen readers (no aria-label that differs from what is shown).
+export function spoken(visible, name) {
+  return [
+    h("span", { "aria-hidden": "true" }, visible),
+    h("span", { class: "visually-hidden" }, name),
+  ];
+}
+
+export function cardNode(code) {
+  const suit = code === "JK" ? "joker" : code.slice(-1);
+  const attrs = { class: ["card", `suit-${suit}`], "aria-label": cardLabel(code), role: "img" };
+  return h("span", attrs, cardText(code));
+}
+
+export function errorText(error) {
+  if (error instanceof NetworkError) return { line: t("err_network"), detail: null };
+  if (error instanceof ApiError) {
+    // A correction that clashes with a later round: the service names the round and player.
+    if (error.status === 409 && error.details && error.details.round !== undefined) {
+      return { line: error.message, detail: null, lang: "en" };
+    }
+    const key = ERROR_KEYS[error.status] || (error.status === 422 ? "err_422" : "err_generic");
+    return { line: t(key), detail: error.message };
+  }
+  return { line: t("err_generic"), detail: String(error && error.message) };
+}
+
+export function errorBox(error, key = "error") {
+  const { line, detail, lang } = errorText(error);
+  return h(
+    "div",
+    { class: "error", role: "alert", "data-testid": key },
+    h("p", { lang: lang || null }, line),
+    detail ? h("p", { class: "detail", lang: "en" }, detail) : null,
+  );
+}
+
+export function heading(text) {
+  return h("h1", { tabindex: "-1", id: "page-title" }, text);
+}
+
+export function focusTitle() {
+  const title = document.getElementById("page-title");
+  if (title) title.focus({ preventScroll: false });
+}

@@ -1,0 +1,280 @@
+// Round entry, new and edit: opens the form with its draft, asks the service for a dry run after
+// each change, and hands a new round to the outbox (a correction is sent at once).
+
+import { api, NetworkError } from "../api.js";
+import { h, replace } from "../dom.js";
+import { activePlayers, gameTitle, gameUrl } from "../format.js";
+import { t } from "../i18n.js";
+import { enqueue } from "../outbox.js";
+import { store } from "../store.js";
+import { canEnterAgain, renderOutbox } from "../banner.js";
+import { canWrite, refreshGame, session } from "../state/game-session.js";
+import { openDraft, setOpenDraft, takeEnterAgain } from "../state/open-entry.js";
+import { currentRoute } from "../state/route.js";
+import { announce, heading, mainBox } from "../ui.js";
+import {
+  draftKey,
+  entryBody,
+  entryComplete,
+  fillDraft,
+  keptDraft,
+  newDraft,
+  nextEmptyHand,
+} from "./entry-draft.js";
+import { jhyapEntry } from "./jhyap-entry.js";
+import { renderPreview } from "./preview.js";
+import { stopChanging, twentyTwoEntry } from "./twenty-two-entry.js";
+
+// Which dry run is the latest: an answer to an older one is dropped.
+let previewSeq = 0;
+
+// What the entry's parts may do: `changed` after a change to the entry, `save` keeps the draft on
+// this phone, `redraw` draws the entry again.
+const actions = { changed, save: saveDraft, redraw: renderEntry };
+
+function saveDraft() {
+  const draft = openDraft();
+  if (!draft || draft.mode !== "new") return;
+  sessionStorage.setItem(draftKey(session.game.id), JSON.stringify(keptDraft(draft)));
+}
+
+function clearDraft() {
+  sessionStorage.removeItem(draftKey(session.game.id));
+}
+
+function storedDraft(gameId) {
+  try {
+    return JSON.parse(sessionStorage.getItem(draftKey(gameId)));
+  } catch {
+    return null;
+  }
+}
+
+// The entry is left (another page is shown): its draft is kept on this phone only.
+export function closeEntry() {
+  setOpenDraft(null);
+}
+
+export function entryOpen() {
+  return openDraft() !== null;
+}
+
+export async function startEntry() {
+  const gameId = session.game.id;
+  const prefill = takeEnterAgain(gameId);
+  // A refused round goes to the game's next round as it is now, not as this phone last saw it
+  // (offline: the form works from what this phone has).
+  if (prefill) await refreshGame(true);
+  // Another tap may have moved on while the game was loading: draw only on this game's round tab.
+  const current = currentRoute();
+  if (!current || current.view !== "game" || current.tab !== "round" || current.id !== gameId) {
+    return;
+  }
+  const game = session.game;
+  let draft = storedDraft(game.id);
+  // The refused round this entry stands for: the one "Edit this round" was tapped for, or the
+  // one a kept draft was started from (the form opened again after Escape or a reload).
+  const pending = store.pending(game.id);
+  const key = prefill ? prefill.key : draft && draft.replaces;
+  const refused = pending && key && pending.key === key && canEnterAgain(pending) ? pending : null;
+  if (!canWrite() || game.status === "finished" || (pending && !refused)) {
+    location.hash = gameUrl(game.id);
+    return;
+  }
+  const number = game.next_round.number;
+  const ids = activePlayers(game).map((p) => p.id);
+  const keep =
+    draft &&
+    draft.number === number &&
+    draft.ids.join() === ids.join() &&
+    (draft.replaces || null) === (refused ? refused.key : null);
+  if (!keep) {
+    const starter = game.next_round.starter;
+    draft = newDraft(game.ruleset, activePlayers(game), number, "new", starter);
+    if (refused) {
+      fillDraft(draft, refused.body);
+      if (draft.kind === "jhyap") draft.current = nextEmptyHand(draft, null);
+      draft.replaces = refused.key;
+    }
+  }
+  setOpenDraft(draft);
+  draft.complete = entryComplete(draft);
+  saveDraft();
+  renderOutbox();
+  renderEntry();
+  if (draft.complete) requestPreview();
+}
+
+export async function startEdit(number) {
+  const game = session.game;
+  if (!canWrite()) {
+    location.hash = gameUrl(game.id, "history");
+    return;
+  }
+  const entries = await session.entries();
+  const current = currentRoute();
+  if (current.tab !== "edit" || current.id !== game.id || current.number !== number) return;
+  const item = entries.find((r) => r.number === number);
+  const round = session.rounds.find((r) => r.number === number);
+  if (!item || !round) {
+    location.hash = gameUrl(game.id, "history");
+    return;
+  }
+  const participants = round.results.map((r) => game.players.find((p) => p.id === r.player));
+  const draft = newDraft(game.ruleset, participants, number, "edit", round.starter);
+  draft.original = round;
+  fillDraft(draft, item.entry);
+  setOpenDraft(draft);
+  // Escape leaves a correction only while nothing was changed (an edit draft is not kept).
+  draft.unchanged = JSON.stringify(entryBody(draft));
+  draft.complete = true;
+  renderEntry();
+  requestPreview();
+}
+
+function changed() {
+  const draft = openDraft();
+  // Only the tap that completes the entry brings Confirm on screen (once the preview is back);
+  // a change to an entry that was already complete (a total typed again, a Twenty Two card
+  // changed in place) leaves the page where it is.
+  const completed = !draft.complete;
+  draft.complete = entryComplete(draft);
+  draft.preview = null;
+  draft.previewError = null;
+  saveDraft();
+  renderEntry();
+  if (draft.complete) requestPreview({ reveal: completed });
+}
+
+// reveal: scroll the Confirm button into view when it can be tapped (after a tap that completed
+// the entry), without moving focus: the preview is announced from its live region.
+async function requestPreview({ reveal = false } = {}) {
+  const draft = openDraft();
+  const seq = ++previewSeq;
+  draft.previewing = true;
+  showPreview();
+  try {
+    const gameId = session.game.id;
+    const token = store.token(gameId);
+    const result =
+      draft.mode === "new"
+        ? await api.previewRound(gameId, token, entryBody(draft))
+        : await api.previewCorrection(gameId, token, draft.number, entryBody(draft));
+    if (seq !== previewSeq || openDraft() !== draft) return;
+    draft.preview = result;
+    draft.previewError = null;
+  } catch (error) {
+    if (seq !== previewSeq || openDraft() !== draft) return;
+    draft.preview = null;
+    draft.previewError = error;
+  }
+  draft.previewing = false;
+  showPreview();
+  const button = document.querySelector("[data-testid=confirm]");
+  if (reveal && button && !button.disabled) button.scrollIntoView({ block: "nearest" });
+}
+
+function showPreview() {
+  renderPreview(openDraft(), session.game, {
+    retry: () => requestPreview({ reveal: true }),
+    confirm: confirmEntry,
+  });
+}
+
+export function renderEntry() {
+  const draft = openDraft();
+  const game = session.game;
+  const title =
+    draft.mode === "new"
+      ? t("record_round", { n: draft.number })
+      : t("edit_round_n", { n: draft.number });
+  const back = gameUrl(game.id, draft.mode === "new" ? "" : "history");
+  replace(
+    mainBox(),
+    heading(title),
+    h("p", { class: "subtitle" }, gameTitle(game)),
+    draft.kind === "jhyap"
+      ? jhyapEntry(draft, game, actions)
+      : twentyTwoEntry(draft, game, actions),
+    h("section", {
+      id: "preview",
+      class: "preview",
+      "aria-live": "polite",
+      "aria-labelledby": "preview-heading",
+    }),
+    h(
+      "div",
+      { class: "row" },
+      h("a", { class: "button secondary", href: back, "data-testid": "cancel-entry" }, t("cancel")),
+    ),
+  );
+  showPreview();
+}
+
+async function confirmEntry(event) {
+  const draft = openDraft();
+  // A second tap (double tap) lands after the round was handed over: nothing more to do.
+  if (!draft || draft.sending) return;
+  draft.sending = true;
+  if (event && event.currentTarget) event.currentTarget.disabled = true;
+  const game = session.game;
+  const token = store.token(game.id);
+  if (draft.mode === "new") {
+    const body = entryBody(draft);
+    clearDraft();
+    setOpenDraft(null);
+    try {
+      enqueue(game.id, token, body, draft.replaces);
+    } catch {
+      // already one waiting; it is in the banner
+    }
+    renderOutbox();
+    location.hash = gameUrl(game.id);
+    return;
+  }
+  try {
+    await api.correctRound(game.id, token, draft.number, entryBody(draft));
+  } catch (error) {
+    draft.sending = false;
+    if (openDraft() !== draft) return;
+    draft.preview = null;
+    draft.previewError = error;
+    showPreview();
+    return;
+  }
+  announce(t("corrected", { n: draft.number }));
+  if (openDraft() === draft) setOpenDraft(null);
+  // Offline right after saving: the history catches up on the next poll.
+  await refreshGame(true);
+  location.hash = gameUrl(game.id, "history");
+}
+
+// The connection is back: a preview that failed for want of one is asked for again.
+export function previewWhenOnline() {
+  const draft = openDraft();
+  if (
+    draft &&
+    draft.previewError instanceof NetworkError &&
+    !draft.sending &&
+    entryComplete(draft)
+  ) {
+    requestPreview();
+  }
+}
+
+// Escape on the entry: a card being changed closes; then a new round's entry closes (its draft
+// is kept), a correction only while nothing was changed. True when Escape is the entry's.
+export function escapeEntry() {
+  const draft = openDraft();
+  if (!draft || draft.sending) return false;
+  if (draft.kind === "tt" && stopChanging(draft, actions)) return true;
+  const game = session.game;
+  if (draft.mode === "new") {
+    saveDraft();
+    location.hash = gameUrl(game.id);
+  } else if (entryComplete(draft) && JSON.stringify(entryBody(draft)) === draft.unchanged) {
+    // (An incomplete correction, a hand emptied say, was changed: it stays open.)
+    location.hash = gameUrl(game.id, "history");
+  }
+  return true;
+}

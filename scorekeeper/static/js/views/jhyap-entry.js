@@ -1,0 +1,260 @@
+// Jhyap's round entry: who called, then each player's hand as a total (number pad) or as cards.
+
+import { h } from "../dom.js";
+import { RANKS, SUIT_SYMBOL, SUITS } from "../format.js";
+import { t } from "../i18n.js";
+import { cardNode, spoken } from "../ui.js";
+import { handReady, nextEmptyHand } from "./entry-draft.js";
+
+const PAD_MAX = 50;
+
+// actions: {changed, save, redraw}, see entry.js.
+export function jhyapEntry(draft, game, actions) {
+  const players = draft.ids.map((id) => game.players.find((p) => p.id === id));
+  const current = draft.current;
+  const currentPlayer = players.find((p) => p.id === current);
+  const hand = (current !== null && draft.hands[current]) || {};
+  return h(
+    "div",
+    { class: "entry" },
+    h(
+      "fieldset",
+      { class: "callers" },
+      h("legend", {}, t("who_called")),
+      h(
+        "div",
+        { class: "grid players-grid" },
+        players.map((player) => callerButton(draft, player, actions)),
+      ),
+    ),
+    h(
+      "fieldset",
+      { class: "hands" },
+      h("legend", {}, t("hand_totals")),
+      h(
+        "div",
+        { class: "grid hands-grid" },
+        players.map((player) => handSlot(draft, player, actions)),
+      ),
+    ),
+    current !== null ? pad(draft, currentPlayer, hand, actions) : null,
+  );
+}
+
+function callerButton(draft, player, actions) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: ["pick", draft.caller === player.id && "selected"],
+      "aria-pressed": String(draft.caller === player.id),
+      "data-key": `caller-${player.id}`,
+      "data-testid": "caller",
+      onclick: () => {
+        draft.caller = player.id;
+        if (draft.current === null || handReady(draft.hands[draft.current])) {
+          draft.current = nextEmptyHand(draft, null);
+        }
+        actions.changed();
+      },
+    },
+    h("span", { class: "pick-name" }, player.name),
+  );
+}
+
+function handSlot(draft, player, actions) {
+  const value = draft.hands[player.id];
+  const cards = value && value.cards && value.cards.length ? value.cards : null;
+  let shown;
+  if (!value) shown = spoken("—", t("not_entered"));
+  else if (cards) shown = cards.map(cardNode);
+  else shown = String(value.total);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: ["hand-slot", draft.current === player.id && "current", handReady(value) && "done"],
+      "aria-pressed": String(draft.current === player.id),
+      "data-key": `hand-${player.id}`,
+      "data-testid": "hand-slot",
+      onclick: () => {
+        draft.current = player.id;
+        draft.rank = null;
+        actions.save();
+        actions.redraw();
+      },
+    },
+    h("span", { class: "slot-name" }, player.name),
+    h("span", { class: "slot-value" }, shown),
+  );
+}
+
+// The pad for the current player: a total, or the cards one by one.
+function pad(draft, player, hand, actions) {
+  const modeButton = (cards) => {
+    const chosen = Boolean(draft.cardMode) === cards;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: ["secondary", chosen && "selected"],
+        "aria-pressed": String(chosen),
+        "data-key": cards ? "mode-cards" : "mode-total",
+        "data-testid": cards ? "mode-cards" : "mode-total",
+        onclick: () => {
+          draft.cardMode = cards;
+          actions.save();
+          actions.redraw();
+        },
+      },
+      cards ? t("mode_cards") : t("mode_total"),
+    );
+  };
+  return h(
+    "fieldset",
+    { class: "pad-box", id: "pad" },
+    h(
+      "legend",
+      {},
+      draft.cardMode
+        ? t("tap_cards_of", { name: player.name })
+        : t("total_of", { name: player.name }),
+    ),
+    h("div", { class: "row toggle" }, modeButton(false), modeButton(true)),
+    draft.cardMode ? cardPad(draft, hand, actions) : numberPad(draft, actions),
+  );
+}
+
+function numberPad(draft, actions) {
+  const current = draft.current;
+  const value = draft.hands[current] && draft.hands[current].total;
+  const buttons = [];
+  for (let n = 0; n <= PAD_MAX; n++) {
+    buttons.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: ["num-key", value === n && "selected"],
+          "data-key": `pad-${n}`,
+          "data-testid": `pad-${n}`,
+          onclick: () => {
+            draft.hands[current] = { total: n };
+            draft.current = nextEmptyHand(draft, current);
+            actions.changed();
+          },
+        },
+        String(n),
+      ),
+    );
+  }
+  return h("div", { class: "pad", role: "group", "aria-label": t("number_pad") }, buttons);
+}
+
+function cardPad(draft, hand, actions) {
+  const current = draft.current;
+  const cards = (hand && hand.cards) || [];
+  const add = (code) => {
+    draft.hands[current] = { cards: [...cards, code] };
+    draft.rank = null;
+    actions.changed();
+  };
+  const full = cards.length >= 5;
+  return h(
+    "div",
+    { class: "cards-pad" },
+    h(
+      "p",
+      { class: "chosen", "aria-live": "polite" },
+      cards.length ? cards.map(cardNode) : t("no_cards_yet"),
+    ),
+    h(
+      "div",
+      { class: "grid ranks", role: "group", "aria-label": t("rank") },
+      RANKS.map((rank) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: ["pick", draft.rank === rank && "selected"],
+            "aria-pressed": String(draft.rank === rank),
+            "data-key": `rank-${rank}`,
+            "data-testid": `rank-${rank}`,
+            disabled: full,
+            onclick: () => {
+              draft.rank = rank;
+              actions.redraw();
+            },
+          },
+          spoken(rank, t(`rank_${rank}`)),
+        ),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "pick",
+          "data-key": "rank-JK",
+          "data-testid": "joker",
+          disabled: full,
+          onclick: () => add("JK"),
+        },
+        t("joker"),
+      ),
+    ),
+    h(
+      "div",
+      { class: "grid suits", role: "group", "aria-label": t("suit") },
+      SUITS.map((suit) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: ["pick", `suit-${suit}`],
+            "data-key": `suit-${suit}`,
+            "data-testid": `suit-${suit}`,
+            disabled: !draft.rank,
+            onclick: () => add(draft.rank + suit),
+          },
+          spoken(SUIT_SYMBOL[suit], t(`suit_${suit}`)),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "row" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          "data-key": "remove-card",
+          disabled: !cards.length,
+          onclick: () => {
+            draft.hands[current] = cards.length > 1 ? { cards: cards.slice(0, -1) } : null;
+            actions.changed();
+          },
+        },
+        t("remove_last_card"),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          "data-key": "cards-done",
+          "data-testid": "cards-done",
+          disabled: !cards.length,
+          onclick: () => {
+            // The pad stays on cards for the next player: a table that counts cards counts them
+            // all.
+            draft.current = nextEmptyHand(draft, current);
+            actions.save();
+            actions.redraw();
+          },
+        },
+        t("next_player"),
+      ),
+    ),
+  );
+}

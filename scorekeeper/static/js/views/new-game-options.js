@@ -1,0 +1,159 @@
+// The new game form's rule options: their inputs, what the service said about refused ones, and
+// the options to send.
+
+import { ApiError } from "../api.js";
+import { h, replace } from "../dom.js";
+import { optionValueText } from "../format.js";
+import { t } from "../i18n.js";
+import { errorBox } from "../ui.js";
+
+// The service's problems with an option, in the page's words where it knows them.
+const OPTION_PROBLEMS = [
+  [
+    /^give a whole number from (-?\d+) to (-?\d+)\.?$/,
+    (m) => t("opt_problem_range", { min: m[1], max: m[2] }),
+  ],
+  [
+    /^each score must be even and from (-?\d+) to (-?\d+)\.?$/,
+    (m) => t("opt_problem_even", { min: m[1], max: m[2] }),
+  ],
+  [/^give distinct whole numbers\.?$/, () => t("opt_problem_distinct")],
+  [/^give a list of at most (\d+) scores\.?$/, (m) => t("opt_problem_count", { n: m[1] })],
+];
+
+// One option's label, input, problem (if refused) and help. `form` holds the typed values.
+export function optionInput(form, name, spec) {
+  const id = `opt-${name}`;
+  const value = name in form.values ? form.values[name] : spec.default;
+  const problem = form.optionErrors[name];
+  const attrs = {
+    id,
+    "data-key": id,
+    "aria-describedby": problem ? `${id}-error ${id}-help` : `${id}-help`,
+    "aria-invalid": problem ? "true" : null,
+  };
+  let input;
+  if (spec.allowed.type === "choice") {
+    input = h(
+      "select",
+      { ...attrs, onchange: (e) => setOption(form, name, e.target.value) },
+      spec.allowed.choices.map((choice) =>
+        h("option", { value: choice, selected: value === choice }, t(`choice_${choice}`)),
+      ),
+    );
+  } else {
+    const numbers = spec.allowed.type === "even_integers";
+    input = h("input", {
+      ...attrs,
+      type: numbers ? "text" : "number",
+      inputmode: "numeric",
+      min: numbers ? null : spec.allowed.minimum,
+      max: numbers ? null : spec.allowed.maximum,
+      value: numbers ? value.join(", ") : value,
+      oninput: (e) => setOption(form, name, e.target.value),
+    });
+  }
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: id }, t(`opt_${name}`)),
+    input,
+    problem
+      ? h(
+          "p",
+          { class: "field-error", id: `${id}-error`, "data-testid": `${id}-error` },
+          optionProblem(name, problem),
+        )
+      : null,
+    h(
+      "p",
+      { class: "help", id: `${id}-help` },
+      t(`opt_${name}_help`),
+      " ",
+      t("default_is", { value: optionValueText(spec.default) }),
+    ),
+  );
+}
+
+function setOption(form, name, value) {
+  form.values[name] = value;
+  form.touched[name] = true;
+  if (name in form.optionErrors) clearOptionError(form, name);
+}
+
+// The value was changed after the service refused it: its message goes (the rest stay).
+function clearOptionError(form, name) {
+  delete form.optionErrors[name];
+  const id = `opt-${name}`;
+  const input = document.getElementById(id);
+  if (input) {
+    input.removeAttribute("aria-invalid");
+    input.setAttribute("aria-describedby", `${id}-help`);
+  }
+  document.getElementById(`${id}-error`)?.remove();
+  if (!Object.keys(form.optionErrors).length) form.error = null;
+  // The box at the top names only the options still refused (none: it goes).
+  replace(document.getElementById("form-error"), form.error ? formErrorBox(form) : null);
+}
+
+// The service's error, or for refused options a pointer to them by the page's own labels.
+export function formErrorBox(form) {
+  const names = Object.keys(form.optionErrors);
+  if (!names.length) return errorBox(form.error);
+  const labels = names.map((name) => t(`opt_${name}`)).join(", ");
+  return h(
+    "div",
+    { class: "error", role: "alert", "data-testid": "error" },
+    h("p", {}, t("err_options", { names: labels })),
+  );
+}
+
+// The options changed on the form, as the service takes them.
+export function chosenOptions(form, rules) {
+  const options = {};
+  for (const [key, spec] of Object.entries(rules.options)) {
+    if (!form.touched[key]) continue;
+    const raw = form.values[key];
+    if (spec.allowed.type === "choice") options[key] = raw;
+    else if (spec.allowed.type === "even_integers") {
+      options[key] = String(raw)
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map(Number);
+    } else options[key] = raw === "" ? raw : Number(raw);
+  }
+  return options;
+}
+
+// The options a 422 from POST /games refused, by name: details are keyed by field path,
+// {"options": {"call_limit": ["give a whole number from 0 to 50."]}}. Only the ruleset's own.
+export function optionErrors(error, rules) {
+  if (!(error instanceof ApiError) || error.status !== 422) return {};
+  const options = error.details && error.details.options;
+  if (!options || typeof options !== "object" || Array.isArray(options)) return {};
+  const found = {};
+  for (const [name, problems] of Object.entries(options)) {
+    if (!(name in rules.options)) continue;
+    const problem = Array.isArray(problems) ? problems[0] : problems;
+    found[name] = typeof problem === "string" ? problem : "";
+  }
+  return found;
+}
+
+// The service's problem in the page's words, or null when the page does not know it.
+export function optionProblemText(problem) {
+  let text = null;
+  for (const [pattern, words] of OPTION_PROBLEMS) {
+    const match = pattern.exec(problem);
+    if (match) text = words(match);
+  }
+  return text;
+}
+
+// "Call limit: give a whole number from 0 to 50.", with the option's label as the form shows it.
+function optionProblem(name, problem) {
+  const text = optionProblemText(problem);
+  const label = h("span", { class: "field-error-label" }, t(`opt_${name}`));
+  if (text === null && !problem) return label;
+  return [label, ": ", text !== null ? h("span", {}, text) : h("span", { lang: "en" }, problem)];
+}

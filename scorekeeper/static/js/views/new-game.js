@@ -1,0 +1,295 @@
+// New game: the ruleset, a name, the players in seat order, the first dealer (and starter), the
+// rule options; Start creates it on the service.
+
+import { api } from "../api.js";
+import { h, replace } from "../dom.js";
+import { gameUrl, rulesetTitle } from "../format.js";
+import { t } from "../i18n.js";
+import { store } from "../store.js";
+import { setNotice } from "../state/notice.js";
+import { errorBox, heading, mainBox } from "../ui.js";
+import { chosenOptions, formErrorBox, optionErrors, optionInput } from "./new-game-options.js";
+
+// The service's rulesets (asked for once).
+let rulesets = null;
+
+export async function renderNew() {
+  if (!rulesets) rulesets = await api.rulesets();
+  // dealer/starter: a seat index or null (at random); they follow their person when seats shift.
+  // optionErrors: what the service said about each option it refused ({name: problem}).
+  const form = {
+    ruleset: "jhyap",
+    name: "",
+    names: ["", "", ""],
+    dealer: null,
+    starter: null,
+    touched: {},
+    values: {},
+    error: null,
+    optionErrors: {},
+    optionsOpen: false,
+    busy: false,
+  };
+  draw(form);
+}
+
+function rulesOf(form) {
+  return rulesets.find((r) => r.name === form.ruleset);
+}
+
+function draw(form) {
+  const rules = rulesOf(form);
+  replace(
+    mainBox(),
+    heading(t("new_game")),
+    h(
+      "form",
+      { id: "new-game-form", novalidate: true, onsubmit: (event) => submit(event, form) },
+      rulesetChoices(form),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "game-name" }, t("game_name")),
+        h("input", {
+          id: "game-name",
+          "data-key": "game-name",
+          type: "text",
+          maxlength: "100",
+          autocomplete: "off",
+          value: form.name,
+          oninput: (e) => (form.name = e.target.value),
+        }),
+      ),
+      seats(form, rules),
+      seatSelect(form, "dealer", "first_dealer"),
+      rules.chooses_starter ? seatSelect(form, "starter", "first_starter") : null,
+      h(
+        "details",
+        {
+          class: "options",
+          open: form.optionsOpen,
+          ontoggle: (e) => (form.optionsOpen = e.target.open),
+        },
+        h("summary", {}, t("rule_options")),
+        Object.entries(rules.options).map(([name, spec]) => optionInput(form, name, spec)),
+      ),
+      h("div", { id: "form-error" }, form.error ? formErrorBox(form) : null),
+      h(
+        "button",
+        { type: "submit", class: "primary big", "data-testid": "start-game", disabled: form.busy },
+        t("start_game"),
+      ),
+    ),
+  );
+}
+
+function rulesetChoices(form) {
+  return h(
+    "fieldset",
+    { class: "choices" },
+    h("legend", {}, t("choose_game")),
+    rulesets.map((r) =>
+      h(
+        "label",
+        { class: ["choice", form.ruleset === r.name && "selected"] },
+        h("input", {
+          type: "radio",
+          name: "ruleset",
+          value: r.name,
+          "data-key": `ruleset-${r.name}`,
+          checked: form.ruleset === r.name,
+          onchange: () => {
+            form.ruleset = r.name;
+            form.values = {};
+            form.touched = {};
+            form.optionErrors = {};
+            form.error = null;
+            while (form.names.length > r.max_players) form.names.pop();
+            while (form.names.length < r.min_players) form.names.push("");
+            seatsCut(form);
+            draw(form);
+          },
+        }),
+        h("span", {}, rulesetTitle(r.name)),
+        h(
+          "span",
+          { class: "help" },
+          t("players_range", { min: r.min_players, max: r.max_players }),
+        ),
+      ),
+    ),
+  );
+}
+
+// The players in seat order: a name for each seat, Remove (above the minimum), Add (below the
+// maximum).
+function seats(form, rules) {
+  return h(
+    "fieldset",
+    {},
+    h("legend", {}, t("players_in_order")),
+    h(
+      "ol",
+      { class: "names" },
+      form.names.map((name, seat) => seatItem(form, rules, name, seat)),
+    ),
+    form.names.length < rules.max_players
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            "data-key": "add-player",
+            onclick: () => {
+              form.names.push("");
+              draw(form);
+              document.getElementById(`player-${form.names.length - 1}`).focus();
+            },
+          },
+          t("add_player"),
+        )
+      : null,
+  );
+}
+
+function seatItem(form, rules, name, seat) {
+  const seatName = t("seat_n", { n: seat + 1 });
+  return h(
+    "li",
+    {},
+    h("label", { for: `player-${seat}`, class: "visually-hidden" }, seatName),
+    h("input", {
+      id: `player-${seat}`,
+      "data-key": `player-${seat}`,
+      type: "text",
+      maxlength: "40",
+      autocomplete: "off",
+      placeholder: seatName,
+      value: name,
+      oninput: (e) => {
+        form.names[seat] = e.target.value;
+        for (const id of ["dealer", "starter"]) {
+          const select = document.getElementById(id);
+          if (select) select.options[seat + 1].textContent = e.target.value.trim() || seatName;
+        }
+      },
+    }),
+    form.names.length > rules.min_players
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "icon secondary",
+            "data-key": `remove-${seat}`,
+            "aria-label": t("remove_seat", { n: seat + 1 }),
+            onclick: () => {
+              form.names.splice(seat, 1);
+              seatRemoved(form, seat);
+              draw(form);
+            },
+          },
+          "✕",
+        )
+      : null,
+  );
+}
+
+// The first dealer or starter: a seat, or at random. `role` is "dealer" or "starter".
+function seatSelect(form, role, labelKey) {
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: role }, t(labelKey)),
+    h(
+      "select",
+      {
+        id: role,
+        "data-key": role,
+        onchange: (e) => (form[role] = e.target.value === "" ? null : Number(e.target.value)),
+      },
+      h("option", { value: "", selected: form[role] === null }, t("pick_random")),
+      form.names.map((name, seat) =>
+        h(
+          "option",
+          { value: String(seat), selected: form[role] === seat },
+          name.trim() || t("seat_n", { n: seat + 1 }),
+        ),
+      ),
+    ),
+  );
+}
+
+// Seats from `seat` on moved up by one: the chosen dealer and starter move with their person.
+function seatRemoved(form, seat) {
+  for (const role of ["dealer", "starter"]) {
+    if (form[role] === seat) form[role] = null;
+    else if (form[role] !== null && form[role] > seat) form[role] -= 1;
+  }
+}
+
+function seatsCut(form) {
+  for (const role of ["dealer", "starter"]) {
+    if (form[role] !== null && form[role] >= form.names.length) form[role] = null;
+  }
+}
+
+function localError(form, message) {
+  form.error = null;
+  const box = h("div", { class: "error", role: "alert" }, h("p", {}, message));
+  replace(document.getElementById("form-error"), box);
+}
+
+// The seat (among the names given) of the person chosen as dealer or starter, or undefined.
+function chosenSeat(form, role, names) {
+  if (form[role] === null || form[role] >= form.names.length) return undefined;
+  const typed = form.names[form[role]].trim();
+  const seat = typed ? names.indexOf(typed) : -1;
+  return seat >= 0 ? seat : undefined;
+}
+
+async function submit(event, form) {
+  event.preventDefault();
+  const rules = rulesOf(form);
+  const names = form.names.map((n) => n.trim()).filter(Boolean);
+  if (names.length < rules.min_players) {
+    return localError(form, t("need_players", { min: rules.min_players }));
+  }
+  const body = { ruleset: rules.name, players: names };
+  const name = form.name.trim();
+  if (name) body.name = name;
+  const dealer = chosenSeat(form, "dealer", names);
+  if (dealer !== undefined) body.dealer = dealer;
+  const starter = rules.chooses_starter ? chosenSeat(form, "starter", names) : undefined;
+  if (starter !== undefined) body.starter = starter;
+  const options = chosenOptions(form, rules);
+  if (Object.keys(options).length) body.options = options;
+  form.busy = true;
+  try {
+    const game = await api.createGame(body);
+    store.saveGame(game, game.token);
+    const nameOf = (id) => game.players.find((p) => p.id === id).name;
+    const random = [];
+    if (dealer === undefined) {
+      random.push(t("random_dealer", { name: nameOf(game.next_round.dealer) }));
+    }
+    if (rules.chooses_starter && starter === undefined) {
+      random.push(t("random_starter", { name: nameOf(game.next_round.starter) }));
+    }
+    setNotice(random.join(" ") || null);
+    location.hash = gameUrl(game.id);
+  } catch (error) {
+    form.busy = false;
+    form.error = error;
+    form.optionErrors = optionErrors(error, rules);
+    const refused = Object.keys(form.optionErrors);
+    if (refused.length) {
+      // Shown by each refused option, under its own label; the first one gets the focus.
+      form.optionsOpen = true;
+      draw(form);
+      document.getElementById(`opt-${refused[0]}`).focus();
+      return;
+    }
+    replace(document.getElementById("form-error"), errorBox(error));
+    document.querySelector("#form-error .error")?.focus?.();
+  }
+}

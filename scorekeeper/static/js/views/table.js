@@ -1,0 +1,188 @@
+// Table: the next round (or the winner), the players' scores, Record round, share and export.
+
+import { api } from "../api.js";
+import { h } from "../dom.js";
+import { gameUrl, optionValueText, playerName, shareUrl } from "../format.js";
+import { t } from "../i18n.js";
+import { store } from "../store.js";
+import { announce, cardNode } from "../ui.js";
+
+// writable: this phone may record rounds in the game.
+export function tableView(game, writable) {
+  const limit = game.options.elimination_limit;
+  const next = game.next_round;
+  const pending = store.pending(game.id);
+  return h(
+    "section",
+    { class: "table-view", "aria-labelledby": "table-heading" },
+    h("h2", { id: "table-heading", class: "visually-hidden" }, t("tab_table")),
+    game.status === "finished" ? winnerBox(game) : nextRoundBox(game),
+    h(
+      "ol",
+      { class: "players", "data-testid": "players" },
+      game.players.map((player) => playerItem(game, player)),
+    ),
+    h("p", { class: "limit" }, t("elimination_limit_is", { n: limit })),
+    writable && game.status !== "finished"
+      ? pending
+        ? h("p", { class: "notice" }, t("wait_for_pending"))
+        : h(
+            "a",
+            {
+              class: "button primary big",
+              href: gameUrl(game.id, "round"),
+              "data-testid": "record-round",
+            },
+            t("record_round", { n: next.number }),
+          )
+      : null,
+    shareBox(game),
+  );
+}
+
+function winnerBox(game) {
+  const winners = game.winners.map((id) => playerName(game, id));
+  return h(
+    "div",
+    { class: "winner", role: "status", "data-testid": "winner" },
+    h(
+      "p",
+      { class: "winner-title" },
+      winners.length > 1
+        ? t("shared_win", { names: winners.join(", ") })
+        : t("winner_is", { name: winners[0] }),
+    ),
+    h("p", {}, t("game_over_after", { n: game.rounds_played })),
+  );
+}
+
+function nextRoundBox(game) {
+  const next = game.next_round;
+  const starter = playerName(game, next.starter);
+  return h(
+    "div",
+    { class: "next-round", "data-testid": "next-round" },
+    h("p", { class: "round-number" }, t("round_n", { n: next.number })),
+    h("p", {}, t("next_deals", { name: playerName(game, next.dealer) })),
+    h(
+      "p",
+      {},
+      game.ruleset === "jhyap"
+        ? t("next_starts", { name: starter })
+        : t("next_leads", { name: starter }),
+    ),
+    game.ruleset === "twenty-two"
+      ? h(
+          "p",
+          { class: "cards-each", "data-testid": "cards-each" },
+          t("cards_each", { n: next.cards_each }),
+        )
+      : null,
+  );
+}
+
+// Who deals and who starts (or leads) the next round.
+function roles(game, player) {
+  const next = game.next_round;
+  if (!next) return [];
+  const found = [];
+  if (player.id === next.dealer) found.push(h("span", { class: "badge deal" }, t("deals")));
+  if (player.id === next.starter) {
+    const word = game.ruleset === "jhyap" ? t("starts") : t("leads");
+    found.push(h("span", { class: "badge start" }, word));
+  }
+  return found;
+}
+
+function playerItem(game, player) {
+  const won = game.winners.includes(player.id);
+  return h(
+    "li",
+    {
+      class: ["player", player.eliminated && "out", won && "won"],
+      "data-testid": "player",
+      "data-player": player.name,
+    },
+    h(
+      "div",
+      { class: "who" },
+      h("span", { class: "name" }, player.name),
+      h("span", { class: "roles" }, roles(game, player)),
+    ),
+    h(
+      "div",
+      { class: "numbers" },
+      h("span", { class: "score" }, String(player.score)),
+      h("span", { class: "visually-hidden" }, t("col_points")),
+      h(
+        "span",
+        { class: "distance" },
+        player.eliminated
+          ? t("out_in_round", { n: player.eliminated_in_round })
+          : won
+            ? t("winner")
+            : t("to_limit", { n: game.options.elimination_limit - player.score }),
+      ),
+    ),
+    game.ruleset === "twenty-two" && player.pile && player.pile.length
+      ? h(
+          "div",
+          { class: "pile", role: "group", "aria-label": t("score_pile") },
+          player.pile.map(cardNode),
+        )
+      : null,
+  );
+}
+
+function shareBox(game) {
+  const link = shareUrl(game.id);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      announce(t("copied"));
+    } catch {
+      document.getElementById("share-link").select();
+    }
+  };
+  return h(
+    "section",
+    { class: "share", "aria-labelledby": "share-heading" },
+    h("h2", { id: "share-heading" }, t("share_export")),
+    h("label", { for: "share-link" }, t("share_link")),
+    h("input", {
+      id: "share-link",
+      type: "text",
+      readonly: true,
+      value: link,
+      "data-testid": "share-link",
+    }),
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "button", class: "secondary", onclick: copy }, t("copy_link")),
+      h(
+        "a",
+        {
+          class: "button secondary",
+          href: api.exportUrl(game.id),
+          download: `scorekeeper-${game.id}.json`,
+          "data-testid": "export",
+        },
+        t("export_json"),
+      ),
+    ),
+    h(
+      "details",
+      { class: "rules" },
+      h("summary", {}, t("rule_options")),
+      h(
+        "dl",
+        {},
+        Object.entries(game.options).map(([name, value]) => [
+          h("dt", {}, t(`opt_${name}`)),
+          h("dd", {}, optionValueText(value)),
+        ]),
+      ),
+    ),
+  );
+}
