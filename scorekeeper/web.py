@@ -14,7 +14,7 @@ web = Blueprint("web", __name__, template_folder="templates")
 
 @web.route("/", methods=["GET"])
 def index() -> Response:
-    """The page; everything else happens in ``static/js/app.js``."""
+    """The page; ``static/js/app.js`` starts it, and its views live in ``static/js/views/``."""
     response = Response(render_template("index.html"), mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
     return response
