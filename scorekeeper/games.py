@@ -540,6 +540,7 @@ def correct_round(
     ).all()
     now = utcnow()
     corrected: dict[str, Any] = {}
+    changed: list[int] = []  # later rounds whose results the correction changes
     for round_ in rounds:
         entry = data if round_.number == number else round_.entry
         try:
@@ -556,6 +557,8 @@ def correct_round(
         state = outcome.state
         if round_.number == number:
             corrected = outcome.result
+        elif outcome.result != round_.result:
+            changed.append(round_.number)
         if dry_run:
             continue
         round_.entry = entry
@@ -563,7 +566,11 @@ def correct_round(
         round_.state_after = state.to_dict()
         round_.updated_at = now
     if dry_run:
-        rescored = {"rounds": len(rounds), "game": game_body(table.game, table.rules, state)}
+        rescored = {
+            "rounds": len(rounds),
+            "changed": changed,
+            "game": game_body(table.game, table.rules, state),
+        }
         db.session.rollback()
         return Answer(200, {**corrected, "dry_run": True, "rescored": rescored})
     table.set_state(state)

@@ -242,7 +242,8 @@ class RoundBaseSchema(Schema):
     rescored = Dict(
         metadata={
             "description": "Dry run of a correction: how many rounds would be scored again "
-            "(`rounds`) and the Game as it would then stand (`game`)."
+            "(`rounds`, the corrected one included), the later rounds whose results would "
+            "change (`changed`, their numbers) and the Game as it would then stand (`game`)."
         }
     )
 

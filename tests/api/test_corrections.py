@@ -387,5 +387,19 @@ def test_dry_run_correction_shows_the_game_after_every_later_round(table, client
     assert response.status_code == 200
     rescored = response.json["rescored"]
     assert rescored["rounds"] == 2
+    assert rescored["changed"] == [2]  # round 2's scores move from 0, 10, 18 to 0, 25, 18
     assert [player["score"] for player in rescored["game"]["players"]] == [0, 25, 18]
     assert table.export_bytes() == before
+
+
+def test_dry_run_correction_lists_no_later_round_when_their_results_stay(table, client):
+    table.create()
+    table.jhyap(0, 1, 5, 9)
+    table.jhyap(0, 1, 5, 9)
+    table.jhyap(0, 1, 5, 9)
+    entry = table.jhyap_entry(0, [1, 5, 9])  # the same entry again: nothing moves
+
+    response = client.put(f"{table.url}/rounds/2?dry_run=true", json=entry, headers=table.auth)
+
+    assert response.json["rescored"]["rounds"] == 2
+    assert response.json["rescored"]["changed"] == []
