@@ -78,6 +78,14 @@ class Jhyap(Ruleset[JhyapEntry]):
             2,
             default_for=lambda players: 2 if players > 4 else 1,
         ),
+        OptionSpec(
+            "next_starter",
+            "Who starts the next round: the lowest hand, or the round's winner "
+            "(the caller after a successful call, else the lowest hand that beat the caller).",
+            "lowest_hand",
+            "choice",
+            choices=("lowest_hand", "round_winner"),
+        ),
     )
 
     def option_maximum(self, spec: OptionSpec, options: Mapping[str, Any]) -> int | None:
@@ -114,12 +122,8 @@ class Jhyap(Ruleset[JhyapEntry]):
         caller = self._check_caller(entry.caller, seats, totals)
 
         # Rule 4: the call, and each player's round points.
-        others = [totals[seat] for seat in seats if seat != caller]
-        lowest_other = min(others)
-        if self.options["caller_tie"] == "caller_wins":
-            caller_succeeded = lowest_other >= totals[caller]
-        else:
-            caller_succeeded = lowest_other > totals[caller]
+        catchers = self._catchers(totals, caller)
+        caller_succeeded = not catchers
         points = dict(totals)
         points[caller] = 0 if caller_succeeded else self.options["caller_penalty"] + totals[caller]
 
@@ -143,7 +147,7 @@ class Jhyap(Ruleset[JhyapEntry]):
             winners=winners,
         )
         if not finished:
-            dealer, starter = self._next_turns(new_state, state.dealer, totals)
+            dealer, starter = self._next_turns(new_state, state.dealer, totals, caller, catchers)
             new_state = replace(new_state, dealer=dealer, starter=starter)
 
         results = [
@@ -248,11 +252,28 @@ class Jhyap(Ruleset[JhyapEntry]):
             )
         return caller
 
+    def _catchers(self, totals: Mapping[int, int], caller: int) -> list[int]:
+        """Rule 4: the seats whose hand beats the caller's (a tie only under caller_loses)."""
+        ties_lose = self.options["caller_tie"] == "caller_loses"
+        return [
+            seat
+            for seat, total in totals.items()
+            if seat != caller
+            and (total < totals[caller] or (ties_lose and total == totals[caller]))
+        ]
+
     def _next_turns(
-        self, state: GameState, dealer: int, totals: Mapping[int, int]
+        self,
+        state: GameState,
+        dealer: int,
+        totals: Mapping[int, int],
+        caller: int,
+        catchers: Sequence[int],
     ) -> tuple[int, int]:
-        """Rules 1 and 7: the next dealer and the next starter (seats)."""
+        """Rules 1 and 7: the next dealer and starter (seats); ``state`` is after eliminations."""
         next_dealer = self.next_active_seat(state, dealer)
+        if self.options["next_starter"] == "round_winner":
+            return next_dealer, self._round_winner(state, totals, caller, catchers)
         contenders = [seat for seat in totals if state.is_active(seat)]
         lowest = min(totals[seat] for seat in contenders)
         next_starter = next(
@@ -261,3 +282,22 @@ class Jhyap(Ruleset[JhyapEntry]):
             if seat in contenders and totals[seat] == lowest
         )
         return next_dealer, next_starter
+
+    def _round_winner(
+        self, state: GameState, totals: Mapping[int, int], caller: int, catchers: Sequence[int]
+    ) -> int:
+        """Rule 7 under ``round_winner``: the caller, or the catcher with the lowest hand."""
+        # A successful caller scored 0, so is still active (halving only lowers a total).
+        winner = caller
+        if catchers:
+            lowest = min(totals[seat] for seat in catchers)
+            # Equal lowest catchers: the first of them clockwise from the caller's left.
+            winner = next(
+                seat
+                for seat in self.clockwise_from((caller + 1) % len(self.players))
+                if seat in catchers and totals[seat] == lowest
+            )
+        if state.is_active(winner):
+            return winner
+        # That catcher went out in this round: the next active seat after the caller.
+        return self.next_active_seat(state, caller)

@@ -43,6 +43,7 @@ DEFAULTS = {
     "elimination_limit": 200,
     "halve_at": [100, 200],
     "decks": 1,
+    "next_starter": "lowest_hand",
 }
 
 
@@ -623,6 +624,109 @@ def test_rule7_players_out_in_earlier_rounds_do_not_start() -> None:
     assert outcome.state.dealer == 2
 
 
+# Rule 7, option next_starter "round_winner": the caller after a successful call, else the
+# catcher with the lowest hand (ties: first clockwise from the caller's left); a catcher who
+# went out in the round hands the start to the next active seat after the caller.
+# Each case also gives the default ("lowest_hand") starter, to show where the two differ.
+
+
+@pytest.mark.parametrize(
+    ("n", "options", "before", "dealer", "caller", "totals", "winner", "lowest"),
+    [
+        # A successful call: the caller starts.
+        # Asha calls 3, Bikram ties with 3: the tie goes to the caller (success). Lowest hand:
+        # Asha and Bikram tie at 3; from the dealer's left (seat 1) Bikram comes first.
+        (3, {}, (0, 0, 0), 0, A, (3, 3, 9), 0, 1),
+        # Chandra (seat 2) calls 4 and Asha ties: success, Chandra starts; lowest hand: seats
+        # 0 and 2 tie, and from the dealer's left (dealer 2 -> seat 0) Asha comes first.
+        (3, {}, (0, 0, 0), 2, C, (4, 9, 4), 2, 0),
+        # Asha calls 1, nobody lower: both conventions give Asha.
+        (3, {}, (0, 0, 0), 0, A, (1, 5, 7), 0, 0),
+        # Two players: Bikram calls 0 and wins.
+        (2, {}, (0, 0), 0, B, (7, 0), 1, 1),
+        # A successful caller at exactly 200 is halved to 100 and stays in: he starts.
+        (3, {}, (200, 0, 0), 0, A, (1, 9, 8), 0, 0),
+        # A successful caller at the limit, halving off: 200 + 0 = 200, not above 200: in.
+        (3, {"halve_at": []}, (200, 0, 0), 1, A, (2, 3, 8), 0, 0),
+        # A failed call with one catcher: Asha calls 5, Bikram's 2 beats her.
+        (3, {}, (0, 0, 0), 0, A, (5, 2, 9), 1, 1),
+        # Several catchers: Bikram calls 5; Asha 3, Chandra 1, Dipa 4 all beat him;
+        # Chandra's 1 is the lowest of them.
+        (4, {}, (0, 0, 0, 0), 0, B, (3, 5, 1, 4), 2, 2),
+        # Catchers tie: Chandra (seat 2) calls 5; Asha and Bikram beat him with 2.
+        # From the caller's left: seats 3 (Dipa, 9, no catcher), 0 (Asha) -> Asha.
+        # Lowest hand counts from the dealer's left (seat 1): Bikram.
+        (4, {}, (0, 0, 0, 0), 0, C, (2, 2, 5, 9), 0, 1),
+        # Five players: Dipa (seat 3) calls 4; Asha, Chandra and Ekta beat her with 1.
+        # From the caller's left: seat 4 (Ekta) first. Lowest hand from seat 1: Chandra.
+        (5, {}, (0, 0, 0, 0, 0), 0, D, (1, 9, 1, 4, 1), 4, 2),
+        # Under caller_loses a tie beats the caller: Asha calls 3, Bikram's 3 catches her.
+        (3, {"caller_tie": "caller_loses"}, (0, 0, 0), 0, A, (3, 3, 9), 1, 1),
+        # Under caller_loses: Bikram ties (3) and Chandra is lower (2): Chandra, the lowest.
+        (4, {"caller_tie": "caller_loses"}, (0, 0, 0, 0), 0, A, (3, 3, 2, 9), 2, 2),
+        # Under caller_loses: Chandra (seat 2) calls 4; Asha and Bikram tie with her.
+        # Catchers Asha and Bikram; from the caller's left: 3 (no), 0 -> Asha.
+        # Lowest hand (4: Asha, Bikram, Chandra) from the dealer's left (seat 2): Chandra.
+        (4, {"caller_tie": "caller_loses"}, (0, 0, 0, 0), 1, C, (4, 4, 4, 9), 0, 2),
+        # The beaten caller goes out (170 + 30 + 1 = 201); the catcher Bikram starts.
+        (3, {}, (170, 0, 0), 0, A, (1, 0, 9), 1, 1),
+        # The catcher goes out: Bikram catches Asha with 2 but 199 + 2 = 201. The next active
+        # seat clockwise after the caller (seat 0): seat 1 is out, so Chandra (seat 2).
+        # Lowest hand among the active: Asha's 3.
+        (3, {}, (0, 199, 0), 0, A, (3, 2, 5), 2, 0),
+        # The catcher and the caller both go out: Asha 180 + 35 = 215, Bikram 199 + 2 = 201.
+        # After the caller (seat 0): seat 1 out, seat 2 Chandra. Lowest active hand: Dipa's 8.
+        (4, {}, (180, 199, 0, 0), 0, A, (5, 2, 9, 8), 2, 3),
+        # The lowest catcher goes out while another catcher stays in: Bikram (2) goes out at
+        # 201, Dipa (3) also beat Asha but is not the lowest catcher; the start goes to the
+        # next active seat after the caller, Chandra (seat 2). Lowest active hand: Dipa's 3.
+        (4, {}, (0, 199, 0, 0), 0, A, (5, 2, 9, 3), 2, 3),
+        # The search after the caller wraps round: Dipa (seat 3) calls 5, Asha catches her
+        # with 2 but goes out (199 + 2); after seat 3 comes seat 0 (out), then Bikram (seat 1).
+        # Lowest active hand: Dipa's own 5 (Bikram and Chandra hold 9).
+        (4, {}, (199, 0, 0, 0), 0, D, (2, 9, 9, 5), 1, 3),
+    ],
+)
+def test_rule7_round_winner_starts_under_option_next_starter(
+    n: int,
+    options: dict[str, Any],
+    before: tuple[int, ...],
+    dealer: int,
+    caller: int,
+    totals: tuple[int, ...],
+    winner: int,
+    lowest: int,
+) -> None:
+    for convention, starter in (("round_winner", winner), ("lowest_hand", lowest)):
+        game = table(n, next_starter=convention, **options)
+        outcome = play(game, state(before, dealer=dealer), caller, seat_hands(totals))
+        assert not outcome.state.finished
+        assert outcome.state.starter == starter, convention
+        assert outcome.result["game"]["next_round"]["starter"] == IDS[starter]
+        assert outcome.state.is_active(starter)
+        # The option moves only the start: the deal passes to the dealer's left as ever.
+        assert outcome.state.dealer == game.next_active_seat(outcome.state, dealer)
+
+
+def test_rule7_round_winner_over_several_rounds() -> None:
+    # Three players, dealer Asha (seat 0), Bikram starts round 1; option round_winner.
+    game = table(3, next_starter="round_winner")
+    current = game.start(0, 1)
+    # R1: Bikram calls 2; Asha's 2 ties (the tie goes to the caller), Chandra 9: success.
+    #     Scores 2/0/9. Next: dealer Bikram, starter Bikram (the caller).
+    # R2: Chandra calls 4; Asha's 1 and Bikram's 3 beat her: Chandra scores 30 + 4.
+    #     Scores 3/3/43. Next: dealer Chandra, starter Asha (the lowest catcher).
+    # R3: Asha calls 0, everyone holds 0: success. Scores stay 3/3/43.
+    #     Next: dealer Asha, starter Asha.
+    rounds = [(B, {A: 2, B: 2, C: 9}, 1, 1), (C, {A: 1, B: 3, C: 4}, 2, 0),
+              (A, {A: 0, B: 0, C: 0}, 0, 0)]  # fmt: skip
+    for caller, hands, dealer, starter in rounds:
+        outcome = play(game, current, caller, hands)
+        current = outcome.state
+        assert (current.dealer, current.starter) == (dealer, starter)
+    assert current.scores == (3, 3, 43)
+
+
 # Rule 8: end of game
 
 
@@ -748,6 +852,8 @@ def test_options_defaults(n: int, decks: int) -> None:
         (3, {"caller_penalty": 1000}, {"caller_penalty": 1000}),
         (3, {"caller_tie": "caller_wins"}, {"caller_tie": "caller_wins"}),
         (3, {"caller_tie": "caller_loses"}, {"caller_tie": "caller_loses"}),
+        (3, {"next_starter": "lowest_hand"}, {"next_starter": "lowest_hand"}),
+        (3, {"next_starter": "round_winner"}, {"next_starter": "round_winner"}),
         (3, {"elimination_limit": 1, "halve_at": []}, {"elimination_limit": 1, "halve_at": []}),
         (3, {"elimination_limit": 2, "halve_at": [2]}, {"elimination_limit": 2, "halve_at": [2]}),
         (3, {"elimination_limit": 200}, {"elimination_limit": 200}),
@@ -826,6 +932,10 @@ def test_options_within_bounds_are_accepted(
         (3, {"decks": 2.0}, "decks"),
         (5, {"decks": "2"}, "decks"),
         (5, {"decks": None}, "decks"),
+        (3, {"next_starter": "winner"}, "next_starter"),
+        (3, {"next_starter": "ROUND_WINNER"}, "next_starter"),
+        (3, {"next_starter": None}, "next_starter"),
+        (3, {"next_starter": True}, "next_starter"),
     ],
 )
 def test_options_out_of_bounds_are_rejected(n: int, options: dict[str, Any], name: str) -> None:
