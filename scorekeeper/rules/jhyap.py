@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import GameState, OptionSpec, RoundOutcome, Ruleset, is_integer
-from .cards import Card, face_value, parse_card
+from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
+from .words import count_of
 
 MAX_HAND_CARDS = 5
 MAX_HAND_TOTAL = 50
@@ -68,6 +69,7 @@ class Jhyap(Ruleset[JhyapEntry]):
             "even_integers",
             minimum=2,
             max_items=10,
+            capped_by="elimination_limit",
         ),
         OptionSpec(
             "decks",
@@ -197,7 +199,7 @@ class Jhyap(Ruleset[JhyapEntry]):
                 if not is_integer(hand.total) or not 0 <= hand.total <= MAX_HAND_TOTAL:
                     raise fail(
                         index,
-                        f"{name}'s hand total must be from 0 to {MAX_HAND_TOTAL}.",
+                        f"{name}'s hand total must be a whole number from 0 to {MAX_HAND_TOTAL}.",
                         f"Must be from 0 to {MAX_HAND_TOTAL}.",
                     )
                 totals[seat] = hand.total
@@ -206,16 +208,22 @@ class Jhyap(Ruleset[JhyapEntry]):
             if not 1 <= len(hand.cards) <= MAX_HAND_CARDS:
                 raise fail(
                     index,
-                    f"A hand holds 1 to {MAX_HAND_CARDS} cards; {name}'s has {len(hand.cards)}.",
+                    f"A hand holds 1 to {MAX_HAND_CARDS} cards, "
+                    f"but {name}'s has {count_of(len(hand.cards), 'card')}.",
                     f"Give 1 to {MAX_HAND_CARDS} cards.",
                     "cards",
                 )
-            try:
-                parsed = [parse_card(code) for code in hand.cards]
-            except RuleError as error:
-                raise fail(
-                    index, f"In {name}'s hand: {error.message}", "Not a card code.", "cards"
-                ) from None
+            parsed = []
+            for code in hand.cards:
+                try:
+                    parsed.append(parse_card(code))
+                except RuleError:
+                    raise fail(
+                        index,
+                        f"{name}'s card {code!r} is not a card; {CARD_CODE_HINT}.",
+                        "Not a card code.",
+                        "cards",
+                    ) from None
             totals[seat] = sum(card_value(card) for card in parsed)
             cards[seat] = [card.code for card in parsed]
             deck_use.update(cards[seat])
@@ -246,7 +254,7 @@ class Jhyap(Ruleset[JhyapEntry]):
         limit = self.options["call_limit"]
         if totals[caller] > limit:
             raise RuleError(
-                f"{self.name_of(caller)} called Jhyap with {totals[caller]} points; "
+                f"{self.name_of(caller)} called Jhyap with {count_of(totals[caller], 'point')}; "
                 f"the call limit is {limit}.",
                 {"caller": [f"Over the call limit of {limit}."]},
             )

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import GameState, NextRound, OptionSpec, RoundOutcome, Ruleset
-from .cards import Card, face_value, parse_card
+from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
 
 DECK_SIZE = 52
@@ -216,8 +216,12 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             name = self.name_of(seat)
             try:
                 card = parse_card(play.card)
-            except RuleError as error:
-                raise fail(index, f"{name}'s card: {error.message}", "Not a card code.") from None
+            except RuleError:
+                raise fail(
+                    index,
+                    f"{name}'s card {play.card!r} is not a card; {CARD_CODE_HINT}.",
+                    "Not a card code.",
+                ) from None
             if card.is_joker:
                 raise fail(
                     index, f"{name} played a joker, but Twenty Two has no jokers.", "No jokers."

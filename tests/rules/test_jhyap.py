@@ -281,7 +281,7 @@ def test_rule2_first_seats_must_be_seats_at_the_table(
 ) -> None:
     with pytest.raises(InvalidOptions) as caught:
         table(3).start(dealer, starter)
-    assert caught.value.message == f"The first {field}: Give a seat from 0 to 2."
+    assert caught.value.message == f"The first {field} must be a seat from 0 to 2."
     assert caught.value.details == {field: ["Give a seat from 0 to 2."]}
 
 
@@ -351,8 +351,24 @@ def test_rule3_caller_must_be_within_the_call_limit(
             else sum(card_value(parse_card(code)) for code in caller_hand)
         )
         limit = game.options["call_limit"]
-        assert error.message == f"Asha called Jhyap with {total} points; the call limit is {limit}."
+        points = "1 point" if total == 1 else f"{total} points"
+        assert error.message == f"Asha called Jhyap with {points}; the call limit is {limit}."
         assert error.details == {"caller": [f"Over the call limit of {limit}."]}
+
+
+@pytest.mark.parametrize(
+    ("limit", "total", "message"),
+    [
+        (0, 1, "Asha called Jhyap with 1 point; the call limit is 0."),
+        (0, 2, "Asha called Jhyap with 2 points; the call limit is 0."),
+        (5, 50, "Asha called Jhyap with 50 points; the call limit is 5."),
+    ],
+)
+def test_rule3_over_the_limit_message_counts_points_in_words(
+    limit: int, total: int, message: str
+) -> None:
+    error = rule_error(table(3, call_limit=limit), state((0, 0, 0)), A, {A: total, B: 9, C: 9})
+    assert error.message == message
 
 
 # Rule 4: round points
@@ -942,35 +958,106 @@ def test_options_out_of_bounds_are_rejected(n: int, options: dict[str, Any], nam
     with pytest.raises(InvalidOptions) as caught:
         table(n, **options)
     error = caught.value
-    assert error.message.startswith(f"Option {name}: ")
+    assert f"the option {name} " in error.message.lower()
     assert error.message.endswith(".")
+    assert ":" not in error.message
     assert name in error.details["options"]
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("options", "message", "problem"),
     [
-        ({"call_limit": 51}, "Option call_limit: give a whole number from 0 to 50."),
-        ({"caller_penalty": True}, "Option caller_penalty: give a whole number from 0 to 1000."),
-        ({"caller_tie": "x"}, "Option caller_tie: choose one of caller_wins, caller_loses."),
+        (
+            {"call_limit": 51},
+            "The option call_limit must be a whole number from 0 to 50.",
+            "give a whole number from 0 to 50.",
+        ),
+        (
+            {"caller_penalty": True},
+            "The option caller_penalty must be a whole number from 0 to 1000.",
+            "give a whole number from 0 to 1000.",
+        ),
+        (
+            {"caller_tie": "x"},
+            "The option caller_tie must be caller_wins or caller_loses.",
+            "choose caller_wins or caller_loses.",
+        ),
+        (
+            {"next_starter": "winner"},
+            "The option next_starter must be lowest_hand or round_winner.",
+            "choose lowest_hand or round_winner.",
+        ),
         (
             {"elimination_limit": 0},
-            "Option elimination_limit: give a whole number from 1 to 10000.",
+            "The option elimination_limit must be a whole number from 1 to 10000.",
+            "give a whole number from 1 to 10000.",
         ),
-        ({"halve_at": [101]}, "Option halve_at: each score must be even and from 2 to 200."),
+        (
+            {"halve_at": [101]},
+            "Each score in the option halve_at must be an even number from 2 to 200.",
+            "each score must be even and from 2 to 200.",
+        ),
         (
             {"elimination_limit": 120, "halve_at": [100, 200]},
-            "Option halve_at: each score must be even and from 2 to 120.",
+            "Each score in the option halve_at must be an even number from 2 to 120.",
+            "each score must be even and from 2 to 120.",
         ),
-        ({"halve_at": [4, 4]}, "Option halve_at: give distinct whole numbers."),
-        ({"halve_at": list(range(2, 23, 2))}, "Option halve_at: give a list of at most 10 scores."),
-        ({"decks": 3}, "Option decks: give a whole number from 1 to 2."),
+        # Limits that leave one even score, or none, are not spelled "from 2 to 2".
+        (
+            {"elimination_limit": 3, "halve_at": [4]},
+            "The only score the option halve_at may list is 2.",
+            "the only score allowed is 2.",
+        ),
+        (
+            {"elimination_limit": 2, "halve_at": [2, 4]},
+            "The only score the option halve_at may list is 2.",
+            "the only score allowed is 2.",
+        ),
+        (
+            {"elimination_limit": 1, "halve_at": [2]},
+            "The option halve_at must be an empty list when elimination_limit is 1.",
+            "give an empty list.",
+        ),
+        (
+            {"halve_at": [4, 4]},
+            "The option halve_at must list whole numbers, each only once.",
+            "give distinct whole numbers.",
+        ),
+        (
+            {"halve_at": [100.0]},
+            "The option halve_at must list whole numbers, each only once.",
+            "give distinct whole numbers.",
+        ),
+        (
+            {"halve_at": list(range(2, 23, 2))},
+            "The option halve_at must be a list of at most 10 scores.",
+            "give a list of at most 10 scores.",
+        ),
+        (
+            {"decks": 3},
+            "The option decks must be a whole number from 1 to 2.",
+            "give a whole number from 1 to 2.",
+        ),
     ],
 )
-def test_options_error_messages(options: dict[str, Any], message: str) -> None:
+def test_options_error_messages(options: dict[str, Any], message: str, problem: str) -> None:
+    name = next(name for name in options if name != "elimination_limit" or len(options) == 1)
     with pytest.raises(InvalidOptions) as caught:
         table(3, **options)
     assert caught.value.message == message
+    assert caught.value.details == {"options": {name: [problem]}}
+
+
+def test_options_several_problems_the_message_names_the_first() -> None:
+    with pytest.raises(InvalidOptions) as caught:
+        table(3, call_limit=-1, decks=9)
+    assert caught.value.message == "The option call_limit must be a whole number from 0 to 50."
+    assert caught.value.details == {
+        "options": {
+            "call_limit": ["give a whole number from 0 to 50."],
+            "decks": ["give a whole number from 1 to 2."],
+        }
+    }
 
 
 def test_options_unknown_option_is_rejected() -> None:
@@ -978,6 +1065,22 @@ def test_options_unknown_option_is_rejected() -> None:
         table(3, jokers=True)
     assert caught.value.message == "Jhyap has no option 'jokers'."
     assert caught.value.details == {"options": {"jokers": ["Unknown option."]}}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"jokers": 1, "aces": 2}, "Jhyap has no options 'aces' and 'jokers'."),
+        ({"c": 1, "b": 2, "a": 3}, "Jhyap has no options 'a', 'b' and 'c'."),
+    ],
+)
+def test_options_several_unknown_options_are_named_together(
+    options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(InvalidOptions) as caught:
+        table(3, **options)
+    assert caught.value.message == message
+    assert caught.value.details == {"options": {name: ["Unknown option."] for name in options}}
 
 
 def test_options_are_not_shared_between_tables() -> None:
@@ -1014,7 +1117,7 @@ def test_hand_total_from_0_to_50_is_accepted(total: int) -> None:
 @pytest.mark.parametrize("total", [-1, 51, 100, True, False, 2.5, 5.0, "7"])
 def test_hand_total_outside_0_to_50_is_a_rule_error(total: Any) -> None:
     error = rule_error(table(3), state((0, 0, 0)), A, {A: 0, B: total, C: 9})
-    assert error.message == "Bikram's hand total must be from 0 to 50."
+    assert error.message == "Bikram's hand total must be a whole number from 0 to 50."
     assert error.details == {"hands": {"1": {"total": ["Must be from 0 to 50."]}}}
 
 
@@ -1065,14 +1168,18 @@ def test_caller_hand_by_cards_counts_for_the_call() -> None:
 def test_hand_of_more_than_5_or_no_cards_is_a_rule_error(count: int) -> None:
     cards = ["AS", "2S", "3S", "4S", "5S", "6S", "7S"][:count]
     error = rule_error(table(3), state((0, 0, 0)), A, {A: 0, B: cards, C: 9})
-    assert error.message == f"A hand holds 1 to 5 cards; Bikram's has {count}."
+    cards = "1 card" if count == 1 else f"{count} cards"
+    assert error.message == f"A hand holds 1 to 5 cards, but Bikram's has {cards}."
     assert error.details == {"hands": {"1": {"cards": ["Give 1 to 5 cards."]}}}
 
 
 @pytest.mark.parametrize("bad", ["ZZ", "1S", "", "AS♠"])
 def test_hand_with_a_bad_card_code_is_a_rule_error(bad: str) -> None:
     error = rule_error(table(3), state((0, 0, 0)), A, {A: 0, B: ["AS", bad], C: 9})
-    assert error.message.startswith(f"In Bikram's hand: {bad!r} is not a card")
+    assert error.message == (
+        f"Bikram's card {bad!r} is not a card; "
+        "write the rank then the suit, like 10H, QS or JK for a joker."
+    )
     assert error.details == {"hands": {"1": {"cards": ["Not a card code."]}}}
 
 
@@ -1166,17 +1273,17 @@ def test_player_listed_twice_is_a_rule_error() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hands", "names"),
+    ("hands", "missing", "names"),
     [
-        ({A: 0, B: 4}, "Chandra"),
-        ({A: 0, C: 4}, "Bikram"),
-        ({A: 0}, "Bikram, Chandra"),
-        ({}, "Asha, Bikram, Chandra"),
+        ({A: 0, B: 4}, "Chandra's hand is missing", "Chandra"),
+        ({A: 0, C: 4}, "Bikram's hand is missing", "Bikram"),
+        ({A: 0}, "the hands of Bikram and Chandra are missing", "Bikram, Chandra"),
+        ({}, "the hands of Asha, Bikram and Chandra are missing", "Asha, Bikram, Chandra"),
     ],
 )
-def test_missing_player_is_a_rule_error(hands: dict[int, int], names: str) -> None:
+def test_missing_player_is_a_rule_error(hands: dict[int, int], missing: str, names: str) -> None:
     error = rule_error(table(3), state((0, 0, 0)), A, hands)
-    assert error.message == f"Give a hand for every player still in the game; missing: {names}."
+    assert error.message == f"Give a hand for every player still in the game; {missing}."
     assert error.details == {"hands": [f"Missing: {names}."]}
 
 
