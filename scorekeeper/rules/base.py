@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import InvalidOptions, RuleError
+from .words import count_of, listed
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,8 @@ class OptionSpec:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     max_items: int | None = None
+    capped_by: str | None = None
+    """The option whose value is this one's maximum, if any (named in messages)."""
     default_for: Callable[[int], Any] | None = field(default=None, compare=False)
     """Computes the default from the number of players, when it depends on it."""
 
@@ -213,8 +216,9 @@ class Ruleset(ABC, Generic[Entry]):
         specs = {spec.name: spec for spec in self.option_specs}
         unknown = sorted(set(given) - set(specs))
         if unknown:
+            names = listed([repr(name) for name in unknown])
             raise InvalidOptions(
-                f"{self.title} has no option {unknown[0]!r}.",
+                f"{self.title} has no {'option' if len(unknown) == 1 else 'options'} {names}.",
                 {"options": {name: ["Unknown option."] for name in unknown}},
             )
         resolved = {name: spec.default_value(len(self.players)) for name, spec in specs.items()}
@@ -225,39 +229,71 @@ class Ruleset(ABC, Generic[Entry]):
                 # A default list drops what a lowered limit puts out of range.
                 resolved[name] = [value for value in resolved[name] if value <= maximum]
         problems = {
-            name: [problem]
+            name: problem
             for name, spec in specs.items()
             if (problem := self._option_problem(spec, resolved[name], resolved))
         }
         if problems:
-            name, (problem,) = next(iter(problems.items()))
-            raise InvalidOptions(f"Option {name}: {problem}", {"options": problems})
+            message, _ = next(iter(problems.values()))
+            raise InvalidOptions(
+                message, {"options": {name: [detail] for name, (_, detail) in problems.items()}}
+            )
         if isinstance(resolved.get("halve_at"), tuple | list):
             resolved["halve_at"] = sorted(resolved["halve_at"])
         return resolved
 
     def _option_problem(
         self, spec: OptionSpec, value: Any, options: Mapping[str, Any]
-    ) -> str | None:
-        """Why ``value`` is not allowed for ``spec``, or ``None`` if it is."""
-        maximum = self.option_maximum(spec, options)
+    ) -> tuple[str, str] | None:
+        """Why ``value`` is not allowed for ``spec`` (a sentence, and the field's problem)."""
+        name, minimum, maximum = spec.name, spec.minimum, self.option_maximum(spec, options)
         if spec.kind == "choice":
-            if value not in spec.choices:
-                return f"choose one of {', '.join(spec.choices)}."
-            return None
+            if value in spec.choices:
+                return None
+            choices = listed(spec.choices, "or")
+            return f"The option {name} must be {choices}.", f"choose {choices}."
         if spec.kind == "integer":
-            if not is_integer(value) or not spec.minimum <= value <= maximum:
-                return f"give a whole number from {spec.minimum} to {maximum}."
-            return None
+            assert minimum is not None and maximum is not None
+            if is_integer(value) and minimum <= value <= maximum:
+                return None
+            return (
+                f"The option {name} must be a whole number from {minimum} to {maximum}.",
+                f"give a whole number from {minimum} to {maximum}.",
+            )
         if spec.kind == "even_integers":
-            if not isinstance(value, list | tuple) or len(value) > (spec.max_items or 0):
-                return f"give a list of at most {spec.max_items} scores."
+            assert minimum is not None and maximum is not None and spec.max_items is not None
+            if not isinstance(value, list | tuple) or len(value) > spec.max_items:
+                at_most = count_of(spec.max_items, "score")
+                return (
+                    f"The option {name} must be a list of at most {at_most}.",
+                    f"give a list of at most {at_most}.",
+                )
             if len(set(v for v in value if is_integer(v))) != len(value):
-                return "give distinct whole numbers."
-            if any(v % 2 or not spec.minimum <= v <= maximum for v in value):
-                return f"each score must be even and from {spec.minimum} to {maximum}."
-            return None
+                return (
+                    f"The option {name} must list whole numbers, each only once.",
+                    "give distinct whole numbers.",
+                )
+            if not any(v % 2 or not minimum <= v <= maximum for v in value):
+                return None
+            return self._even_scores_problem(spec, minimum, maximum)
         raise AssertionError(f"unknown option kind {spec.kind}")
+
+    def _even_scores_problem(self, spec: OptionSpec, minimum: int, maximum: int) -> tuple[str, str]:
+        """The problem of an even score out of range, for the few even scores allowed."""
+        evens = [v for v in range(minimum, maximum + 1) if v % 2 == 0]
+        if not evens:
+            because = f" when {spec.capped_by} is {maximum}" if spec.capped_by else ""
+            return f"The option {spec.name} must be an empty list{because}.", "give an empty list."
+        if len(evens) == 1:
+            return (
+                f"The only score the option {spec.name} may list is {evens[0]}.",
+                f"the only score allowed is {evens[0]}.",
+            )
+        return (
+            f"Each score in the option {spec.name} must be an even number "
+            f"from {minimum} to {maximum}.",
+            f"each score must be even and from {minimum} to {maximum}.",
+        )
 
     def option_maximum(self, spec: OptionSpec, options: Mapping[str, Any]) -> int | None:
         """The largest value allowed for ``spec``, which may depend on other options."""
@@ -292,16 +328,20 @@ class Ruleset(ABC, Generic[Entry]):
     def start(self, dealer: int, starter: int | None) -> GameState:
         """The state before round 1, with the table's first dealer and starter seats."""
         count = len(self.players)
-        problems = {}
+        seats = f"a seat from 0 to {count - 1}"
+        problems: dict[str, tuple[str, str]] = {}
         if not (is_integer(dealer) and 0 <= dealer < count):
-            problems["dealer"] = [f"Give a seat from 0 to {count - 1}."]
+            problems["dealer"] = (f"The first dealer must be {seats}.", f"Give {seats}.")
         if starter is not None and not self.chooses_starter:
-            problems["starter"] = [f"In {self.title} the player at the dealer's left starts."]
+            rule = f"In {self.title} the player at the dealer's left starts"
+            problems["starter"] = (f"{rule}, so leave out starter.", f"{rule}.")
         elif starter is not None and not (is_integer(starter) and 0 <= starter < count):
-            problems["starter"] = [f"Give a seat from 0 to {count - 1}."]
+            problems["starter"] = (f"The first starter must be {seats}.", f"Give {seats}.")
         if problems:
-            field_name, (problem,) = next(iter(problems.items()))
-            raise InvalidOptions(f"The first {field_name}: {problem}", problems)
+            message, _ = next(iter(problems.values()))
+            raise InvalidOptions(
+                message, {name: [detail] for name, (_, detail) in problems.items()}
+            )
         state = self.state_class(
             rounds_played=0,
             scores=(0,) * count,
@@ -378,12 +418,15 @@ class Ruleset(ABC, Generic[Entry]):
                     _player_problem(field_name, index, "Listed twice."),
                 )
             seats.append(seat)
-        missing = [seat for seat in state.active_seats() if seat not in seats]
+        missing = [self.name_of(seat) for seat in state.active_seats() if seat not in seats]
         if missing:
-            names = ", ".join(self.name_of(seat) for seat in missing)
+            if len(missing) == 1:
+                which = f"{missing[0]}'s {noun} is missing"
+            else:
+                which = f"the {noun}s of {listed(missing)} are missing"
             raise RuleError(
-                f"Give a {noun} for every player still in the game; missing: {names}.",
-                {field_name: [f"Missing: {names}."]},
+                f"Give a {noun} for every player still in the game; {which}.",
+                {field_name: [f"Missing: {', '.join(missing)}."]},
             )
         return seats
 

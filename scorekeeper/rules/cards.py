@@ -14,6 +14,7 @@ JOKER = "JK"
 _SUIT_ALIASES = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _RANK_ALIASES = {rank: rank for rank in RANKS} | {"T": "10"}
 _JOKER_ALIASES = {"JK", "X", "JOKER"}
+CARD_CODE_HINT = "write the rank then the suit, like 10H, QS or JK for a joker"
 
 
 @dataclass(frozen=True, order=True)
@@ -76,6 +77,4 @@ def _parse_card_text(code: str) -> Card:
 
 def _not_a_card(code: object) -> RuleError:
     """The error for a code that names no card."""
-    return RuleError(
-        f"{code!r} is not a card; write the rank then the suit, like 10H, QS or JK for a joker."
-    )
+    return RuleError(f"{code!r} is not a card; {CARD_CODE_HINT}.")

@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import GameState, OptionSpec, RoundOutcome, Ruleset, is_integer
-from .cards import Card, face_value, parse_card
+from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
+from .words import count_of
 
 MAX_HAND_CARDS = 5
 MAX_HAND_TOTAL = 50
@@ -68,6 +69,7 @@ class Jhyap(Ruleset[JhyapEntry]):
             "even_integers",
             minimum=2,
             max_items=10,
+            capped_by="elimination_limit",
         ),
         OptionSpec(
             "decks",
@@ -77,6 +79,14 @@ class Jhyap(Ruleset[JhyapEntry]):
             1,
             2,
             default_for=lambda players: 2 if players > 4 else 1,
+        ),
+        OptionSpec(
+            "next_starter",
+            "Who starts the next round: the lowest hand, or the round's winner "
+            "(the caller after a successful call, else the lowest hand that beat the caller).",
+            "lowest_hand",
+            "choice",
+            choices=("lowest_hand", "round_winner"),
         ),
     )
 
@@ -114,12 +124,8 @@ class Jhyap(Ruleset[JhyapEntry]):
         caller = self._check_caller(entry.caller, seats, totals)
 
         # Rule 4: the call, and each player's round points.
-        others = [totals[seat] for seat in seats if seat != caller]
-        lowest_other = min(others)
-        if self.options["caller_tie"] == "caller_wins":
-            caller_succeeded = lowest_other >= totals[caller]
-        else:
-            caller_succeeded = lowest_other > totals[caller]
+        catchers = self._catchers(totals, caller)
+        caller_succeeded = not catchers
         points = dict(totals)
         points[caller] = 0 if caller_succeeded else self.options["caller_penalty"] + totals[caller]
 
@@ -143,7 +149,7 @@ class Jhyap(Ruleset[JhyapEntry]):
             winners=winners,
         )
         if not finished:
-            dealer, starter = self._next_turns(new_state, state.dealer, totals)
+            dealer, starter = self._next_turns(new_state, state.dealer, totals, caller, catchers)
             new_state = replace(new_state, dealer=dealer, starter=starter)
 
         results = [
@@ -193,7 +199,7 @@ class Jhyap(Ruleset[JhyapEntry]):
                 if not is_integer(hand.total) or not 0 <= hand.total <= MAX_HAND_TOTAL:
                     raise fail(
                         index,
-                        f"{name}'s hand total must be from 0 to {MAX_HAND_TOTAL}.",
+                        f"{name}'s hand total must be a whole number from 0 to {MAX_HAND_TOTAL}.",
                         f"Must be from 0 to {MAX_HAND_TOTAL}.",
                     )
                 totals[seat] = hand.total
@@ -202,16 +208,22 @@ class Jhyap(Ruleset[JhyapEntry]):
             if not 1 <= len(hand.cards) <= MAX_HAND_CARDS:
                 raise fail(
                     index,
-                    f"A hand holds 1 to {MAX_HAND_CARDS} cards; {name}'s has {len(hand.cards)}.",
+                    f"A hand holds 1 to {MAX_HAND_CARDS} cards, "
+                    f"but {name}'s has {count_of(len(hand.cards), 'card')}.",
                     f"Give 1 to {MAX_HAND_CARDS} cards.",
                     "cards",
                 )
-            try:
-                parsed = [parse_card(code) for code in hand.cards]
-            except RuleError as error:
-                raise fail(
-                    index, f"In {name}'s hand: {error.message}", "Not a card code.", "cards"
-                ) from None
+            parsed = []
+            for code in hand.cards:
+                try:
+                    parsed.append(parse_card(code))
+                except RuleError:
+                    raise fail(
+                        index,
+                        f"{name}'s card {code!r} is not a card; {CARD_CODE_HINT}.",
+                        "Not a card code.",
+                        "cards",
+                    ) from None
             totals[seat] = sum(card_value(card) for card in parsed)
             cards[seat] = [card.code for card in parsed]
             deck_use.update(cards[seat])
@@ -242,17 +254,34 @@ class Jhyap(Ruleset[JhyapEntry]):
         limit = self.options["call_limit"]
         if totals[caller] > limit:
             raise RuleError(
-                f"{self.name_of(caller)} called Jhyap with {totals[caller]} points; "
+                f"{self.name_of(caller)} called Jhyap with {count_of(totals[caller], 'point')}; "
                 f"the call limit is {limit}.",
                 {"caller": [f"Over the call limit of {limit}."]},
             )
         return caller
 
+    def _catchers(self, totals: Mapping[int, int], caller: int) -> list[int]:
+        """Rule 4: the seats whose hand beats the caller's (a tie only under caller_loses)."""
+        ties_lose = self.options["caller_tie"] == "caller_loses"
+        return [
+            seat
+            for seat, total in totals.items()
+            if seat != caller
+            and (total < totals[caller] or (ties_lose and total == totals[caller]))
+        ]
+
     def _next_turns(
-        self, state: GameState, dealer: int, totals: Mapping[int, int]
+        self,
+        state: GameState,
+        dealer: int,
+        totals: Mapping[int, int],
+        caller: int,
+        catchers: Sequence[int],
     ) -> tuple[int, int]:
-        """Rules 1 and 7: the next dealer and the next starter (seats)."""
+        """Rules 1 and 7: the next dealer and starter (seats); ``state`` is after eliminations."""
         next_dealer = self.next_active_seat(state, dealer)
+        if self.options["next_starter"] == "round_winner":
+            return next_dealer, self._round_winner(state, totals, caller, catchers)
         contenders = [seat for seat in totals if state.is_active(seat)]
         lowest = min(totals[seat] for seat in contenders)
         next_starter = next(
@@ -261,3 +290,22 @@ class Jhyap(Ruleset[JhyapEntry]):
             if seat in contenders and totals[seat] == lowest
         )
         return next_dealer, next_starter
+
+    def _round_winner(
+        self, state: GameState, totals: Mapping[int, int], caller: int, catchers: Sequence[int]
+    ) -> int:
+        """Rule 7 under ``round_winner``: the caller, or the catcher with the lowest hand."""
+        # A successful caller scored 0, so is still active (halving only lowers a total).
+        winner = caller
+        if catchers:
+            lowest = min(totals[seat] for seat in catchers)
+            # Equal lowest catchers: the first of them clockwise from the caller's left.
+            winner = next(
+                seat
+                for seat in self.clockwise_from((caller + 1) % len(self.players))
+                if seat in catchers and totals[seat] == lowest
+            )
+        if state.is_active(winner):
+            return winner
+        # That catcher went out in this round: the next active seat after the caller.
+        return self.next_active_seat(state, caller)

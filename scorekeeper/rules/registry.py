@@ -6,6 +6,7 @@ from .base import Ruleset
 from .errors import UnknownRuleset
 from .jhyap import Jhyap
 from .twenty_two import TwentyTwo
+from .words import listed
 
 RULESETS: dict[str, type[Ruleset]] = {"jhyap": Jhyap, "twenty-two": TwentyTwo}
 
@@ -15,7 +16,7 @@ def get_ruleset(name: str) -> type[Ruleset]:
     try:
         return RULESETS[name]
     except (KeyError, TypeError):
+        names = listed(list(RULESETS), "or")
         raise UnknownRuleset(
-            f"There is no ruleset {name!r}; choose one of {', '.join(RULESETS)}.",
-            {"ruleset": [f"Choose one of {', '.join(RULESETS)}."]},
+            f"There is no ruleset {name!r}; choose {names}.", {"ruleset": [f"Choose {names}."]}
         ) from None

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import GameState, NextRound, OptionSpec, RoundOutcome, Ruleset
-from .cards import Card, face_value, parse_card
+from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
 
 DECK_SIZE = 52
@@ -38,6 +38,7 @@ class TwentyTwoState(GameState):
     """The shared state plus each seat's score pile and the coming deal size."""
 
     piles: tuple[tuple[str, ...], ...] = ()
+    """Cards each seat kept since the start, or since the piles last went back (rule 2)."""
     cards_each: int = 0
 
     @property
@@ -118,12 +119,6 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
         if state.finished:
             raise RuleError("The game is over; no more rounds can be recorded.")
         assert state.dealer is not None and state.starter is not None
-        active = len(state.active_seats())
-        if state.pack < active:  # rules.md deals at least 1 card each, but cannot here
-            raise RuleError(
-                f"Only {state.pack} cards are left in the pack for {active} players, so no final "
-                "trick can be played; undo or correct a round, or start a new game."
-            )
         seats = self._check_one_per_active(
             state, [play.player for play in entry.last_trick], "last_trick", "final card"
         )
@@ -158,12 +153,9 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
         if not finished:
             # Rules 2 and 6: the (last-played tied) loser deals; the deal follows their card.
             loser = tied[-1]
-            active = len(new_state.active_seats())
-            new_state = replace(
-                new_state,
-                dealer=loser,
-                starter=self.next_active_seat(new_state, loser),
-                cards_each=max(1, min(card_value(card_of[loser]), new_state.pack // active)),
+            new_state = self._next_deal(
+                replace(new_state, dealer=loser, starter=self.next_active_seat(new_state, loser)),
+                card_value(card_of[loser]),
             )
 
         results = [
@@ -189,6 +181,26 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
         }
         return RoundOutcome(result=result, state=new_state)
 
+    def _next_deal(self, state: TwentyTwoState, value: int) -> TwentyTwoState:
+        """Rule 2: deal ``value`` cards each, or the pack shared out evenly, never below 1."""
+        active = len(state.active_seats())
+        if state.pack < active:
+            # Decision (an empty pack): every score pile goes back; the running totals stay.
+            state = replace(state, piles=((),) * len(state.piles))
+        return replace(state, cards_each=max(1, min(value, state.pack // active)))
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> TwentyTwoState:
+        """Rebuild a stored state; one stored stuck on an empty pack gets its piles back."""
+        state = super().state_from_dict(data)
+        assert isinstance(state, TwentyTwoState)
+        if state.finished or state.dealer is None or state.pack >= len(state.active_seats()):
+            return state
+        # Stored before the empty-pack decision, with fewer cards than active players. The
+        # dealer lost that round and kept the losing card last, so rule 2 still has its value.
+        pile = state.piles[state.dealer]
+        value = card_value(parse_card(pile[-1])) if pile else state.cards_each
+        return self._next_deal(state, value)
+
     def _check_trick(
         self, state: TwentyTwoState, plays: Sequence[Play], seats: Sequence[int]
     ) -> list[Card]:
@@ -204,8 +216,12 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             name = self.name_of(seat)
             try:
                 card = parse_card(play.card)
-            except RuleError as error:
-                raise fail(index, f"{name}'s card: {error.message}", "Not a card code.") from None
+            except RuleError:
+                raise fail(
+                    index,
+                    f"{name}'s card {play.card!r} is not a card; {CARD_CODE_HINT}.",
+                    "Not a card code.",
+                ) from None
             if card.is_joker:
                 raise fail(
                     index, f"{name} played a joker, but Twenty Two has no jokers.", "No jokers."

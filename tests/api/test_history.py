@@ -691,6 +691,7 @@ def test_rulesets_lists_both_with_options_and_defaults(client):
         "elimination_limit": 200,
         "halve_at": [100, 200],
         "decks": 1,
+        "next_starter": "lowest_hand",
     }
     options = jhyap["options"]
     assert options["call_limit"]["allowed"]["minimum"] == 0
@@ -700,6 +701,10 @@ def test_rulesets_lists_both_with_options_and_defaults(client):
     assert options["caller_tie"]["allowed"]["choices"] == ["caller_wins", "caller_loses"]
     assert options["decks"]["allowed"]["minimum"] == 1
     assert options["decks"]["allowed"]["maximum"] == 2
+    assert options["next_starter"]["allowed"] == {
+        "type": "choice",
+        "choices": ["lowest_hand", "round_winner"],
+    }
 
     twenty_two = rulesets["twenty-two"]
     assert (twenty_two["min_players"], twenty_two["max_players"]) == (2, 6)

@@ -86,6 +86,7 @@ def test_default_options_game_with_failed_call_ties_halvings_and_elimination(tab
         "elimination_limit": 200,
         "halve_at": [100, 200],
         "decks": 1,
+        "next_starter": "lowest_hand",
     }
     ids = table.players
     assert game["next_round"] == {"number": 1, "dealer": ids[D], "starter": ids[B]}
@@ -239,6 +240,7 @@ def test_caller_loses_game_to_a_shared_win(table):
         "elimination_limit": 50,
         "halve_at": [20, 40],
         "decks": 1,
+        "next_starter": "lowest_hand",
     }
 
     # Round 1: dealer A, starter B. C calls with 3; B also has 3: a tie, and under
@@ -377,3 +379,96 @@ def test_last_active_player_wins_and_the_deal_skips_the_eliminated(table):
     assert refused.status_code == 409, refused.json
     assert refused.json["error"]["code"] == "conflict"
     assert table.get()["rounds_played"] == 3
+
+
+def test_round_winner_starts_under_next_starter_round_winner(table):
+    """Option next_starter "round_winner" (rule 7's decision): the caller after a successful
+    call, else the catcher with the lowest hand (ties: first clockwise from the caller's
+    left); a catcher who goes out hands the start to the next active seat after the caller.
+    Limit 60, no halving. The comments give the default (lowest_hand) starter where it differs.
+    """
+    game = table.create(
+        players=PLAYERS, dealer=D, starter=A, next_starter="round_winner",
+        elimination_limit=60, halve_at=[],
+    )  # fmt: skip
+    assert game["options"]["next_starter"] == "round_winner"
+    ids = table.players
+    assert game["next_round"] == {"number": 1, "dealer": ids[D], "starter": ids[A]}
+
+    # Round 1: dealer D, starter A. B calls 3; A ties with 3 (the tie goes to the caller),
+    # C 25, D 9: success. Scores A 3, B 0, C 25, D 9. Next dealer A (after D).
+    # Next starter: the caller B. (lowest_hand: A and B tie on 3 and from the dealer's
+    # left, A, comes first: A.)
+    round_ = table.jhyap(B, 3, 3, 25, 9)
+    check_round(
+        table, round_, number=1, dealer=D, starter=A, caller=B, succeeded=True,
+        results=[
+            (A, 3, 3, 0, 3, False, False),
+            (B, 3, 0, 0, 0, False, False),
+            (C, 25, 25, 0, 25, False, False),
+            (D, 9, 9, 0, 9, False, False),
+        ],
+        next_round=(2, A, B),
+    )  # fmt: skip
+
+    # Round 2: dealer A, starter B. C calls 5; A 9, B 2, D 2: B and D catch him, C scores
+    # 30 + 5: 25 + 35 = 60, not above 60. A 12, B 2, D 11. Next dealer B.
+    # Next starter: B and D tie on 2; from the caller's left (D, then A, then B): D.
+    # (lowest_hand counts from the dealer's left, B: B.)
+    round_ = table.jhyap(C, 9, 2, 5, 2)
+    check_round(
+        table, round_, number=2, dealer=A, starter=B, caller=C, succeeded=False,
+        results=[
+            (A, 9, 9, 3, 12, False, False),
+            (B, 2, 2, 0, 2, False, False),
+            (C, 5, 35, 25, 60, False, False),
+            (D, 2, 2, 9, 11, False, False),
+        ],
+        next_round=(3, B, D),
+    )  # fmt: skip
+
+    # Round 3: dealer B, starter D. D calls 4; A 7, B 30, C 1: C catches her, D scores
+    # 34: 11 + 34 = 45. C 60 + 1 = 61 > 60: eliminated. A 19, B 32.
+    # Next dealer: after B comes C (out), so D. Next starter: the catcher C is out, so the
+    # next active seat clockwise after the caller D: A. (lowest_hand: D's 4, the lowest
+    # active hand.)
+    round_ = table.jhyap(D, 7, 30, 1, 4)
+    check_round(
+        table, round_, number=3, dealer=B, starter=D, caller=D, succeeded=False,
+        results=[
+            (A, 7, 7, 12, 19, False, False),
+            (B, 30, 30, 2, 32, False, False),
+            (C, 1, 1, 60, 61, False, True),
+            (D, 4, 34, 11, 45, False, False),
+        ],
+        next_round=(4, D, A),
+    )  # fmt: skip
+
+    # Round 4: dealer D, starter A; C is out. B calls 3; A 20, D 2: D catches him, B scores
+    # 33: 32 + 33 = 65 > 60, eliminated. A 39, D 47. Next dealer: after D comes A.
+    # Next starter: the catcher D (still active).
+    round_ = table.jhyap(B, 20, 3, None, 2)
+    check_round(
+        table, round_, number=4, dealer=D, starter=A, caller=B, succeeded=False,
+        results=[
+            (A, 20, 20, 19, 39, False, False),
+            (B, 3, 33, 32, 65, False, True),
+            (D, 2, 2, 45, 47, False, False),
+        ],
+        next_round=(5, A, D),
+    )  # fmt: skip
+
+    # Round 5: dealer A, starter D. A calls 1; D 30: success. A 39; D 77 > 60: out.
+    # A is the last active player and wins.
+    round_ = table.jhyap(A, 1, None, None, 30)
+    check_round(
+        table, round_, number=5, dealer=A, starter=D, caller=A, succeeded=True,
+        results=[
+            (A, 1, 0, 39, 39, False, False),
+            (D, 30, 30, 47, 77, False, True),
+        ],
+        next_round=None,
+        winners=(A,),
+    )  # fmt: skip
+    assert standings(table.get()) == [(39, False, None), (65, True, 4), (61, True, 3),
+                                      (77, True, 5)]  # fmt: skip

@@ -865,3 +865,105 @@ def test_idempotent_retry(table, client):
     response = table.post_round(entry)
     assert response.status_code == 409, response.json
     assert table.export_bytes() == after_second
+
+
+# A long game: the score piles go back into the pack (rules.md, "Decision (an empty pack)").
+#
+# Two players, elimination_limit 1000, dealer Asha. Every round of a cycle of 50 rounds:
+#   rounds 1-48  Bikash plays 2S, Asha one of the 48 cards from 3 up, highest first
+#                (AS AH AD AC KS ... 3C): Asha takes each (+value); 2S goes back each time.
+#                Asha loses, so she deals and Bikash leads. After round k the pack is 52 - k
+#                and the deal is min(value of Asha's card, floor((52 - k) / 2)).
+#   round 49     Bikash 2S, Asha 2H: a tie, both keep their card (+2 each); Asha played
+#                last of the tied, so she deals. Pack 2: min(2, floor(2 / 2)) = 1 card each.
+#   round 50     Bikash 2C, Asha 2D: a tie again, +2 each. Pack 0 cannot give 2 players a
+#                card: both piles go back, the pack is 52 and the deal min(2, 26) = 2.
+# A cycle gives Asha 44 (aces) + 160 (K Q J 10) + 36 + 32 + 28 + 24 + 20 + 16 + 12 (9 down
+# to 3) + 2 + 2 = 376 and Bikash 2 + 2 = 4. After two cycles (round 100): 752 and 8.
+# Cycle 3: aces and K Q J 10 (rounds 101-120) bring Asha to 752 + 204 = 956, the nines
+# (121-124) to 992, and 8S in round 125 to 1000: out at the limit. Bikash wins on 8.
+RANKS_HIGH_FIRST = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
+HIGH_FIRST = [f"{rank}{suit}" for rank in RANKS_HIGH_FIRST for suit in "SHDC"]
+CYCLE = [
+    *([(BIKASH, "2S"), (ASHA, card)] for card in HIGH_FIRST),
+    [(BIKASH, "2S"), (ASHA, "2H")],
+    [(BIKASH, "2C"), (ASHA, "2D")],
+]
+
+
+def test_long_two_player_game_gives_the_piles_back_and_plays_to_the_end(table, client):
+    game = table.create(
+        players=("Asha", "Bikash"), ruleset="twenty-two", dealer=ASHA, elimination_limit=1000
+    )
+    assert game["next_round"] == expected_next_round(table, 1, (ASHA, BIKASH, 7, 52))
+    tricks = [*CYCLE, *CYCLE, *CYCLE[:25]]
+    bodies = [table.trick(*trick) for trick in tricks[:50]]
+
+    # Round 1: Asha takes AS (+11); pack 51; min(11, 25) = 11 cards.
+    assert bodies[0]["game"]["next_round"] == expected_next_round(table, 2, (ASHA, BIKASH, 11, 51))
+    # Round 48: Asha takes 3C; 372 points; pack 4; min(3, 2) = 2 cards.
+    assert bodies[47]["results"][ASHA]["score_after"] == 372
+    assert bodies[47]["game"]["next_round"] == expected_next_round(table, 49, (ASHA, BIKASH, 2, 4))
+    # Round 49: dealt 2 each; the tie on twos: 374 and 2; pack 2, 1 card each.
+    assert bodies[48]["cards_each"] == 2
+    assert sorted(bodies[48]["takers"]) == table.players
+    assert [r["score_after"] for r in bodies[48]["results"]] == [374, 2]
+    assert bodies[48]["game"]["next_round"] == expected_next_round(table, 50, (ASHA, BIKASH, 1, 2))
+    # Round 50, the exact round the piles go back: 376 and 4; pack 52; 2 cards each.
+    assert bodies[49]["cards_each"] == 1
+    assert [r["score_after"] for r in bodies[49]["results"]] == [376, 4]
+    assert bodies[49]["game"]["next_round"] == expected_next_round(table, 51, (ASHA, BIKASH, 2, 52))
+    state = table.get()
+    assert [player["score"] for player in state["players"]] == [376, 4]
+    assert [player["pile"] for player in state["players"]] == [[], []]
+    assert state["next_round"] == expected_next_round(table, 51, (ASHA, BIKASH, 2, 52))
+
+    # Undo round 50: the piles are as round 49 left them (Asha 49 cards, Bikash 2S).
+    assert client.delete(f"{table.url}/rounds/50", headers=table.auth).status_code == 204
+    piles = [player["pile"] for player in table.get()["players"]]
+    assert piles == [[*HIGH_FIRST, "2H"], ["2S"]]
+    assert table.trick(*tricks[49]) == bodies[49]
+
+    # Round 51: AS, in Asha's pile until round 50, is played again: +11, 387; pack 51.
+    body = table.trick(*tricks[50])
+    assert body["results"][ASHA]["card"] == "AS"
+    assert body["results"][ASHA]["score_after"] == 387
+    assert body["game"]["next_round"] == expected_next_round(table, 52, (ASHA, BIKASH, 11, 51))
+    assert [player["pile"] for player in table.get()["players"]] == [["AS"], []]
+
+    for trick in tricks[51:100]:
+        body = table.trick(*trick)
+    # Round 100: the second time the piles go back. 752 and 8.
+    assert body["number"] == 100
+    assert [r["score_after"] for r in body["results"]] == [752, 8]
+    assert body["game"]["next_round"] == expected_next_round(table, 101, (ASHA, BIKASH, 2, 52))
+
+    for trick in tricks[100:]:
+        body = table.trick(*trick)
+    # Round 125: Asha takes 8S: 992 + 8 = 1000, out at the limit; Bikash wins.
+    assert body["number"] == 125
+    assert body["results"][ASHA] == {
+        "player": table.players[ASHA], "card": "8S", "points": 8, "score_before": 992,
+        "score_after": 1000, "halved": False, "eliminated": True,
+    }  # fmt: skip
+    assert body["game"] == {
+        "status": "finished",
+        "next_round": None,
+        "winners": [table.players[BIKASH]],
+    }
+    state = table.get()
+    assert [(p["score"], p["eliminated_in_round"]) for p in state["players"]] == [
+        (1000, 125),
+        (8, None),
+    ]
+    assert [player["pile"] for player in state["players"]] == [HIGH_FIRST[:25], []]
+
+    # The export replays through both returns of the piles on import.
+    response = client.post("/api/v1/games/import", json=table.export())
+    assert response.status_code == 201, response.json
+    imported = response.json
+    assert [(p["score"], p["pile"]) for p in imported["players"]] == [
+        (1000, HIGH_FIRST[:25]),
+        (8, []),
+    ]
+    assert imported["winners"] == [imported["players"][BIKASH]["id"]]

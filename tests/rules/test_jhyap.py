@@ -43,6 +43,7 @@ DEFAULTS = {
     "elimination_limit": 200,
     "halve_at": [100, 200],
     "decks": 1,
+    "next_starter": "lowest_hand",
 }
 
 
@@ -280,7 +281,7 @@ def test_rule2_first_seats_must_be_seats_at_the_table(
 ) -> None:
     with pytest.raises(InvalidOptions) as caught:
         table(3).start(dealer, starter)
-    assert caught.value.message == f"The first {field}: Give a seat from 0 to 2."
+    assert caught.value.message == f"The first {field} must be a seat from 0 to 2."
     assert caught.value.details == {field: ["Give a seat from 0 to 2."]}
 
 
@@ -350,8 +351,24 @@ def test_rule3_caller_must_be_within_the_call_limit(
             else sum(card_value(parse_card(code)) for code in caller_hand)
         )
         limit = game.options["call_limit"]
-        assert error.message == f"Asha called Jhyap with {total} points; the call limit is {limit}."
+        points = "1 point" if total == 1 else f"{total} points"
+        assert error.message == f"Asha called Jhyap with {points}; the call limit is {limit}."
         assert error.details == {"caller": [f"Over the call limit of {limit}."]}
+
+
+@pytest.mark.parametrize(
+    ("limit", "total", "message"),
+    [
+        (0, 1, "Asha called Jhyap with 1 point; the call limit is 0."),
+        (0, 2, "Asha called Jhyap with 2 points; the call limit is 0."),
+        (5, 50, "Asha called Jhyap with 50 points; the call limit is 5."),
+    ],
+)
+def test_rule3_over_the_limit_message_counts_points_in_words(
+    limit: int, total: int, message: str
+) -> None:
+    error = rule_error(table(3, call_limit=limit), state((0, 0, 0)), A, {A: total, B: 9, C: 9})
+    assert error.message == message
 
 
 # Rule 4: round points
@@ -623,6 +640,109 @@ def test_rule7_players_out_in_earlier_rounds_do_not_start() -> None:
     assert outcome.state.dealer == 2
 
 
+# Rule 7, option next_starter "round_winner": the caller after a successful call, else the
+# catcher with the lowest hand (ties: first clockwise from the caller's left); a catcher who
+# went out in the round hands the start to the next active seat after the caller.
+# Each case also gives the default ("lowest_hand") starter, to show where the two differ.
+
+
+@pytest.mark.parametrize(
+    ("n", "options", "before", "dealer", "caller", "totals", "winner", "lowest"),
+    [
+        # A successful call: the caller starts.
+        # Asha calls 3, Bikram ties with 3: the tie goes to the caller (success). Lowest hand:
+        # Asha and Bikram tie at 3; from the dealer's left (seat 1) Bikram comes first.
+        (3, {}, (0, 0, 0), 0, A, (3, 3, 9), 0, 1),
+        # Chandra (seat 2) calls 4 and Asha ties: success, Chandra starts; lowest hand: seats
+        # 0 and 2 tie, and from the dealer's left (dealer 2 -> seat 0) Asha comes first.
+        (3, {}, (0, 0, 0), 2, C, (4, 9, 4), 2, 0),
+        # Asha calls 1, nobody lower: both conventions give Asha.
+        (3, {}, (0, 0, 0), 0, A, (1, 5, 7), 0, 0),
+        # Two players: Bikram calls 0 and wins.
+        (2, {}, (0, 0), 0, B, (7, 0), 1, 1),
+        # A successful caller at exactly 200 is halved to 100 and stays in: he starts.
+        (3, {}, (200, 0, 0), 0, A, (1, 9, 8), 0, 0),
+        # A successful caller at the limit, halving off: 200 + 0 = 200, not above 200: in.
+        (3, {"halve_at": []}, (200, 0, 0), 1, A, (2, 3, 8), 0, 0),
+        # A failed call with one catcher: Asha calls 5, Bikram's 2 beats her.
+        (3, {}, (0, 0, 0), 0, A, (5, 2, 9), 1, 1),
+        # Several catchers: Bikram calls 5; Asha 3, Chandra 1, Dipa 4 all beat him;
+        # Chandra's 1 is the lowest of them.
+        (4, {}, (0, 0, 0, 0), 0, B, (3, 5, 1, 4), 2, 2),
+        # Catchers tie: Chandra (seat 2) calls 5; Asha and Bikram beat him with 2.
+        # From the caller's left: seats 3 (Dipa, 9, no catcher), 0 (Asha) -> Asha.
+        # Lowest hand counts from the dealer's left (seat 1): Bikram.
+        (4, {}, (0, 0, 0, 0), 0, C, (2, 2, 5, 9), 0, 1),
+        # Five players: Dipa (seat 3) calls 4; Asha, Chandra and Ekta beat her with 1.
+        # From the caller's left: seat 4 (Ekta) first. Lowest hand from seat 1: Chandra.
+        (5, {}, (0, 0, 0, 0, 0), 0, D, (1, 9, 1, 4, 1), 4, 2),
+        # Under caller_loses a tie beats the caller: Asha calls 3, Bikram's 3 catches her.
+        (3, {"caller_tie": "caller_loses"}, (0, 0, 0), 0, A, (3, 3, 9), 1, 1),
+        # Under caller_loses: Bikram ties (3) and Chandra is lower (2): Chandra, the lowest.
+        (4, {"caller_tie": "caller_loses"}, (0, 0, 0, 0), 0, A, (3, 3, 2, 9), 2, 2),
+        # Under caller_loses: Chandra (seat 2) calls 4; Asha and Bikram tie with her.
+        # Catchers Asha and Bikram; from the caller's left: 3 (no), 0 -> Asha.
+        # Lowest hand (4: Asha, Bikram, Chandra) from the dealer's left (seat 2): Chandra.
+        (4, {"caller_tie": "caller_loses"}, (0, 0, 0, 0), 1, C, (4, 4, 4, 9), 0, 2),
+        # The beaten caller goes out (170 + 30 + 1 = 201); the catcher Bikram starts.
+        (3, {}, (170, 0, 0), 0, A, (1, 0, 9), 1, 1),
+        # The catcher goes out: Bikram catches Asha with 2 but 199 + 2 = 201. The next active
+        # seat clockwise after the caller (seat 0): seat 1 is out, so Chandra (seat 2).
+        # Lowest hand among the active: Asha's 3.
+        (3, {}, (0, 199, 0), 0, A, (3, 2, 5), 2, 0),
+        # The catcher and the caller both go out: Asha 180 + 35 = 215, Bikram 199 + 2 = 201.
+        # After the caller (seat 0): seat 1 out, seat 2 Chandra. Lowest active hand: Dipa's 8.
+        (4, {}, (180, 199, 0, 0), 0, A, (5, 2, 9, 8), 2, 3),
+        # The lowest catcher goes out while another catcher stays in: Bikram (2) goes out at
+        # 201, Dipa (3) also beat Asha but is not the lowest catcher; the start goes to the
+        # next active seat after the caller, Chandra (seat 2). Lowest active hand: Dipa's 3.
+        (4, {}, (0, 199, 0, 0), 0, A, (5, 2, 9, 3), 2, 3),
+        # The search after the caller wraps round: Dipa (seat 3) calls 5, Asha catches her
+        # with 2 but goes out (199 + 2); after seat 3 comes seat 0 (out), then Bikram (seat 1).
+        # Lowest active hand: Dipa's own 5 (Bikram and Chandra hold 9).
+        (4, {}, (199, 0, 0, 0), 0, D, (2, 9, 9, 5), 1, 3),
+    ],
+)
+def test_rule7_round_winner_starts_under_option_next_starter(
+    n: int,
+    options: dict[str, Any],
+    before: tuple[int, ...],
+    dealer: int,
+    caller: int,
+    totals: tuple[int, ...],
+    winner: int,
+    lowest: int,
+) -> None:
+    for convention, starter in (("round_winner", winner), ("lowest_hand", lowest)):
+        game = table(n, next_starter=convention, **options)
+        outcome = play(game, state(before, dealer=dealer), caller, seat_hands(totals))
+        assert not outcome.state.finished
+        assert outcome.state.starter == starter, convention
+        assert outcome.result["game"]["next_round"]["starter"] == IDS[starter]
+        assert outcome.state.is_active(starter)
+        # The option moves only the start: the deal passes to the dealer's left as ever.
+        assert outcome.state.dealer == game.next_active_seat(outcome.state, dealer)
+
+
+def test_rule7_round_winner_over_several_rounds() -> None:
+    # Three players, dealer Asha (seat 0), Bikram starts round 1; option round_winner.
+    game = table(3, next_starter="round_winner")
+    current = game.start(0, 1)
+    # R1: Bikram calls 2; Asha's 2 ties (the tie goes to the caller), Chandra 9: success.
+    #     Scores 2/0/9. Next: dealer Bikram, starter Bikram (the caller).
+    # R2: Chandra calls 4; Asha's 1 and Bikram's 3 beat her: Chandra scores 30 + 4.
+    #     Scores 3/3/43. Next: dealer Chandra, starter Asha (the lowest catcher).
+    # R3: Asha calls 0, everyone holds 0: success. Scores stay 3/3/43.
+    #     Next: dealer Asha, starter Asha.
+    rounds = [(B, {A: 2, B: 2, C: 9}, 1, 1), (C, {A: 1, B: 3, C: 4}, 2, 0),
+              (A, {A: 0, B: 0, C: 0}, 0, 0)]  # fmt: skip
+    for caller, hands, dealer, starter in rounds:
+        outcome = play(game, current, caller, hands)
+        current = outcome.state
+        assert (current.dealer, current.starter) == (dealer, starter)
+    assert current.scores == (3, 3, 43)
+
+
 # Rule 8: end of game
 
 
@@ -748,6 +868,8 @@ def test_options_defaults(n: int, decks: int) -> None:
         (3, {"caller_penalty": 1000}, {"caller_penalty": 1000}),
         (3, {"caller_tie": "caller_wins"}, {"caller_tie": "caller_wins"}),
         (3, {"caller_tie": "caller_loses"}, {"caller_tie": "caller_loses"}),
+        (3, {"next_starter": "lowest_hand"}, {"next_starter": "lowest_hand"}),
+        (3, {"next_starter": "round_winner"}, {"next_starter": "round_winner"}),
         (3, {"elimination_limit": 1, "halve_at": []}, {"elimination_limit": 1, "halve_at": []}),
         (3, {"elimination_limit": 2, "halve_at": [2]}, {"elimination_limit": 2, "halve_at": [2]}),
         (3, {"elimination_limit": 200}, {"elimination_limit": 200}),
@@ -826,41 +948,116 @@ def test_options_within_bounds_are_accepted(
         (3, {"decks": 2.0}, "decks"),
         (5, {"decks": "2"}, "decks"),
         (5, {"decks": None}, "decks"),
+        (3, {"next_starter": "winner"}, "next_starter"),
+        (3, {"next_starter": "ROUND_WINNER"}, "next_starter"),
+        (3, {"next_starter": None}, "next_starter"),
+        (3, {"next_starter": True}, "next_starter"),
     ],
 )
 def test_options_out_of_bounds_are_rejected(n: int, options: dict[str, Any], name: str) -> None:
     with pytest.raises(InvalidOptions) as caught:
         table(n, **options)
     error = caught.value
-    assert error.message.startswith(f"Option {name}: ")
+    assert f"the option {name} " in error.message.lower()
     assert error.message.endswith(".")
+    assert ":" not in error.message
     assert name in error.details["options"]
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("options", "message", "problem"),
     [
-        ({"call_limit": 51}, "Option call_limit: give a whole number from 0 to 50."),
-        ({"caller_penalty": True}, "Option caller_penalty: give a whole number from 0 to 1000."),
-        ({"caller_tie": "x"}, "Option caller_tie: choose one of caller_wins, caller_loses."),
+        (
+            {"call_limit": 51},
+            "The option call_limit must be a whole number from 0 to 50.",
+            "give a whole number from 0 to 50.",
+        ),
+        (
+            {"caller_penalty": True},
+            "The option caller_penalty must be a whole number from 0 to 1000.",
+            "give a whole number from 0 to 1000.",
+        ),
+        (
+            {"caller_tie": "x"},
+            "The option caller_tie must be caller_wins or caller_loses.",
+            "choose caller_wins or caller_loses.",
+        ),
+        (
+            {"next_starter": "winner"},
+            "The option next_starter must be lowest_hand or round_winner.",
+            "choose lowest_hand or round_winner.",
+        ),
         (
             {"elimination_limit": 0},
-            "Option elimination_limit: give a whole number from 1 to 10000.",
+            "The option elimination_limit must be a whole number from 1 to 10000.",
+            "give a whole number from 1 to 10000.",
         ),
-        ({"halve_at": [101]}, "Option halve_at: each score must be even and from 2 to 200."),
+        (
+            {"halve_at": [101]},
+            "Each score in the option halve_at must be an even number from 2 to 200.",
+            "each score must be even and from 2 to 200.",
+        ),
         (
             {"elimination_limit": 120, "halve_at": [100, 200]},
-            "Option halve_at: each score must be even and from 2 to 120.",
+            "Each score in the option halve_at must be an even number from 2 to 120.",
+            "each score must be even and from 2 to 120.",
         ),
-        ({"halve_at": [4, 4]}, "Option halve_at: give distinct whole numbers."),
-        ({"halve_at": list(range(2, 23, 2))}, "Option halve_at: give a list of at most 10 scores."),
-        ({"decks": 3}, "Option decks: give a whole number from 1 to 2."),
+        # Limits that leave one even score, or none, are not spelled "from 2 to 2".
+        (
+            {"elimination_limit": 3, "halve_at": [4]},
+            "The only score the option halve_at may list is 2.",
+            "the only score allowed is 2.",
+        ),
+        (
+            {"elimination_limit": 2, "halve_at": [2, 4]},
+            "The only score the option halve_at may list is 2.",
+            "the only score allowed is 2.",
+        ),
+        (
+            {"elimination_limit": 1, "halve_at": [2]},
+            "The option halve_at must be an empty list when elimination_limit is 1.",
+            "give an empty list.",
+        ),
+        (
+            {"halve_at": [4, 4]},
+            "The option halve_at must list whole numbers, each only once.",
+            "give distinct whole numbers.",
+        ),
+        (
+            {"halve_at": [100.0]},
+            "The option halve_at must list whole numbers, each only once.",
+            "give distinct whole numbers.",
+        ),
+        (
+            {"halve_at": list(range(2, 23, 2))},
+            "The option halve_at must be a list of at most 10 scores.",
+            "give a list of at most 10 scores.",
+        ),
+        (
+            {"decks": 3},
+            "The option decks must be a whole number from 1 to 2.",
+            "give a whole number from 1 to 2.",
+        ),
     ],
 )
-def test_options_error_messages(options: dict[str, Any], message: str) -> None:
+def test_options_error_messages(options: dict[str, Any], message: str, problem: str) -> None:
+    name = next(name for name in options if name != "elimination_limit" or len(options) == 1)
     with pytest.raises(InvalidOptions) as caught:
         table(3, **options)
     assert caught.value.message == message
+    assert caught.value.details == {"options": {name: [problem]}}
+
+
+def test_options_several_problems_the_message_names_the_first() -> None:
+    with pytest.raises(InvalidOptions) as caught:
+        table(3, call_limit=-1, decks=9)
+    assert caught.value.message == "The option call_limit must be a whole number from 0 to 50."
+    assert caught.value.details == {
+        "options": {
+            "call_limit": ["give a whole number from 0 to 50."],
+            "decks": ["give a whole number from 1 to 2."],
+        }
+    }
 
 
 def test_options_unknown_option_is_rejected() -> None:
@@ -868,6 +1065,22 @@ def test_options_unknown_option_is_rejected() -> None:
         table(3, jokers=True)
     assert caught.value.message == "Jhyap has no option 'jokers'."
     assert caught.value.details == {"options": {"jokers": ["Unknown option."]}}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"jokers": 1, "aces": 2}, "Jhyap has no options 'aces' and 'jokers'."),
+        ({"c": 1, "b": 2, "a": 3}, "Jhyap has no options 'a', 'b' and 'c'."),
+    ],
+)
+def test_options_several_unknown_options_are_named_together(
+    options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(InvalidOptions) as caught:
+        table(3, **options)
+    assert caught.value.message == message
+    assert caught.value.details == {"options": {name: ["Unknown option."] for name in options}}
 
 
 def test_options_are_not_shared_between_tables() -> None:
@@ -904,7 +1117,7 @@ def test_hand_total_from_0_to_50_is_accepted(total: int) -> None:
 @pytest.mark.parametrize("total", [-1, 51, 100, True, False, 2.5, 5.0, "7"])
 def test_hand_total_outside_0_to_50_is_a_rule_error(total: Any) -> None:
     error = rule_error(table(3), state((0, 0, 0)), A, {A: 0, B: total, C: 9})
-    assert error.message == "Bikram's hand total must be from 0 to 50."
+    assert error.message == "Bikram's hand total must be a whole number from 0 to 50."
     assert error.details == {"hands": {"1": {"total": ["Must be from 0 to 50."]}}}
 
 
@@ -955,14 +1168,18 @@ def test_caller_hand_by_cards_counts_for_the_call() -> None:
 def test_hand_of_more_than_5_or_no_cards_is_a_rule_error(count: int) -> None:
     cards = ["AS", "2S", "3S", "4S", "5S", "6S", "7S"][:count]
     error = rule_error(table(3), state((0, 0, 0)), A, {A: 0, B: cards, C: 9})
-    assert error.message == f"A hand holds 1 to 5 cards; Bikram's has {count}."
+    cards = "1 card" if count == 1 else f"{count} cards"
+    assert error.message == f"A hand holds 1 to 5 cards, but Bikram's has {cards}."
     assert error.details == {"hands": {"1": {"cards": ["Give 1 to 5 cards."]}}}
 
 
 @pytest.mark.parametrize("bad", ["ZZ", "1S", "", "AS♠"])
 def test_hand_with_a_bad_card_code_is_a_rule_error(bad: str) -> None:
     error = rule_error(table(3), state((0, 0, 0)), A, {A: 0, B: ["AS", bad], C: 9})
-    assert error.message.startswith(f"In Bikram's hand: {bad!r} is not a card")
+    assert error.message == (
+        f"Bikram's card {bad!r} is not a card; "
+        "write the rank then the suit, like 10H, QS or JK for a joker."
+    )
     assert error.details == {"hands": {"1": {"cards": ["Not a card code."]}}}
 
 
@@ -1056,17 +1273,17 @@ def test_player_listed_twice_is_a_rule_error() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hands", "names"),
+    ("hands", "missing", "names"),
     [
-        ({A: 0, B: 4}, "Chandra"),
-        ({A: 0, C: 4}, "Bikram"),
-        ({A: 0}, "Bikram, Chandra"),
-        ({}, "Asha, Bikram, Chandra"),
+        ({A: 0, B: 4}, "Chandra's hand is missing", "Chandra"),
+        ({A: 0, C: 4}, "Bikram's hand is missing", "Bikram"),
+        ({A: 0}, "the hands of Bikram and Chandra are missing", "Bikram, Chandra"),
+        ({}, "the hands of Asha, Bikram and Chandra are missing", "Asha, Bikram, Chandra"),
     ],
 )
-def test_missing_player_is_a_rule_error(hands: dict[int, int], names: str) -> None:
+def test_missing_player_is_a_rule_error(hands: dict[int, int], missing: str, names: str) -> None:
     error = rule_error(table(3), state((0, 0, 0)), A, hands)
-    assert error.message == f"Give a hand for every player still in the game; missing: {names}."
+    assert error.message == f"Give a hand for every player still in the game; {missing}."
     assert error.details == {"hands": [f"Missing: {names}."]}
 
 

@@ -88,6 +88,8 @@ def option_sets(draw: st.DrawFn) -> dict[str, Any]:
         # else the default [100, 200], less what is above the limit
     if draw(st.booleans()):
         options["decks"] = draw(st.integers(1, 2))
+    if draw(st.booleans()):
+        options["next_starter"] = draw(st.sampled_from(["lowest_hand", "round_winner"]))
     return options
 
 
@@ -201,8 +203,21 @@ def expected_round(game: Jhyap, before: GameState, entry: dict[str, Any]) -> dic
             return (seat - dealer_seat - 1) % count
 
         dealer = min(active, key=clockwise)
-        contenders = [seat for seat in totals if seat in active]
-        starter = min(contenders, key=lambda seat: (totals[seat], clockwise(seat)))
+        if options["next_starter"] == "lowest_hand":
+            contenders = [seat for seat in totals if seat in active]
+            starter = min(contenders, key=lambda seat: (totals[seat], clockwise(seat)))
+        else:
+
+            def after_caller(seat: int) -> int:
+                """Steps from the caller's left."""
+                return (seat - caller - 1) % count
+
+            winner = (
+                min(beaten_by, key=lambda seat: (totals[seat], after_caller(seat)))
+                if beaten_by
+                else caller
+            )
+            starter = winner if winner in active else min(active, key=after_caller)
     return {
         "caller_succeeded": succeeded,
         "totals": totals,
@@ -233,6 +248,7 @@ def test_engine_matches_a_reference_model(played: PlayedGame) -> None:
         "caller_tie": "caller_wins",
         "elimination_limit": limit,
         "decks": 2 if len(played.players) == 5 else 1,
+        "next_starter": "lowest_hand",
         **played.options,
         "halve_at": sorted(played.options.get("halve_at", [v for v in (100, 200) if v <= limit])),
     }
@@ -374,3 +390,55 @@ def test_state_round_trips_through_to_dict(played: PlayedGame) -> None:
         assert hash(rebuilt) == hash(state)
     for outcome in played.outcomes:
         assert json.loads(json.dumps(outcome.result)) == outcome.result
+
+
+@SETTINGS
+@given(played_games())
+def test_round_winner_after_a_successful_call_is_the_caller(played: PlayedGame) -> None:
+    game = played.table()
+    for outcome in played.outcomes:
+        caller = game.seat_of(outcome.result["caller"])
+        assert caller is not None
+        after = outcome.state
+        if outcome.result["caller_succeeded"]:
+            # A successful caller scores 0 and is never knocked out by it.
+            assert after.is_active(caller)
+            if not after.finished and game.options["next_starter"] == "round_winner":
+                assert after.starter == caller
+        if not after.finished:
+            assert after.starter is not None and after.is_active(after.starter)
+            assert after.dealer is not None and after.is_active(after.dealer)
+
+
+@SETTINGS
+@given(played_games())
+def test_lowest_hand_is_the_default_and_round_winner_only_moves_the_start(
+    played: PlayedGame,
+) -> None:
+    """The same entries under either next_starter give the same points; only starters differ."""
+    options = {name: value for name, value in played.options.items() if name != "next_starter"}
+    tables = {
+        convention: Jhyap(list(played.players), {**copy.deepcopy(options), **extra})
+        for convention, extra in (
+            ("absent", {}),
+            ("lowest_hand", {"next_starter": "lowest_hand"}),
+            ("round_winner", {"next_starter": "round_winner"}),
+        )
+    }
+    states = {name: rules.start(played.dealer, played.starter) for name, rules in tables.items()}
+    for entry in played.entries:
+        outcomes = {
+            name: rules.play(states[name], rules.parse_entry(copy.deepcopy(entry)))
+            for name, rules in tables.items()
+        }
+        assert outcomes["absent"] == outcomes["lowest_hand"]
+        for name in ("lowest_hand", "round_winner"):
+            assert outcomes[name].result["results"] == outcomes["absent"].result["results"]
+            after, absent = outcomes[name].state, outcomes["absent"].state
+            assert (after.scores, after.eliminated_in_round, after.winners, after.dealer) == (
+                absent.scores,
+                absent.eliminated_in_round,
+                absent.winners,
+                absent.dealer,
+            )
+        states = {name: outcome.state for name, outcome in outcomes.items()}

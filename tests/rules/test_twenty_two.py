@@ -117,16 +117,18 @@ def test_rule1_giving_a_starter_is_invalid_options(starter):
     with pytest.raises(InvalidOptions) as info:
         table(3).start(0, starter)
     assert info.value.message == (
-        "The first starter: In Twenty Two the player at the dealer's left starts."
+        "In Twenty Two the player at the dealer's left starts, so leave out starter."
     )
-    assert list(info.value.details) == ["starter"]
+    assert info.value.details == {
+        "starter": ["In Twenty Two the player at the dealer's left starts."]
+    }
 
 
 @pytest.mark.parametrize("dealer", [-1, 3, True, "0", None, 1.0])
 def test_rule1_first_dealer_must_be_a_seat(dealer):
     with pytest.raises(InvalidOptions) as info:
         table(3).start(dealer, None)
-    assert info.value.message == "The first dealer: Give a seat from 0 to 2."
+    assert info.value.message == "The first dealer must be a seat from 0 to 2."
     assert info.value.details == {"dealer": ["Give a seat from 0 to 2."]}
 
 
@@ -214,8 +216,8 @@ def test_rule2_pagat_example_six_players_first_round_lost_with_a_queen():
         (30, 21, 7),
         (44, 7, 2),
         (46, 5, 1),
-        (48, 3, 1),
-        (49, 2, 1),  # floor(2/3) = 0, but never below 1
+        (48, 3, 1),  # the last full deal: 1 card each, none left over
+        (49, 52, 11),  # 2 cards cannot give 3 players one each: the piles go back (below)
     ],
 )
 def test_rule2_deal_capped_by_pack_over_active_players_never_below_one(kept, pack, cards_each):
@@ -229,19 +231,160 @@ def test_rule2_deal_capped_by_pack_over_active_players_never_below_one(kept, pac
     assert nxt.dealer == BEN
 
 
-@pytest.mark.parametrize(("kept", "refused"), [(49, False), (50, True), (52 - 1, True)])
-def test_rule2_a_pack_smaller_than_the_table_is_said_plainly(kept, refused):
-    """With 3 cards left 3 players can still play a trick; with 2 or 1 none can be entered."""
+# Decision (an empty pack): when the pack cannot give every active player one card, every
+# score pile goes back into the pack before the deal; the running totals stay.
+
+
+def test_rule2_empty_pack_the_piles_go_back_at_the_exact_round():
+    # Three players, limit 1000. Before round 6 Cas's pile holds all 49 cards but AS, 2C
+    # and 3C: 380 (the deck) - 11 - 2 - 3 = 364 points. Pack 3: 1 card each.
     game = table(3, elimination_limit=1000)
-    kept_cards = [*(code for code in DECK if code not in ("AS", "2C", "3C")), "AS", "2C"][:kept]
-    state = mid_game(game, {2: kept_cards})
-    if not refused:
-        assert play(game, state, (BEN, "AS"), (CAS, "2C"), (ANA, "3C")).state.rounds_played == 6
-        return
-    left = [code for code in DECK if code not in kept_cards]
-    plays = [(player, left[index % len(left)]) for index, player in enumerate((BEN, CAS, ANA))]
-    error = raises_rule_error(game, state, *plays)
-    assert error.message.startswith(f"Only {52 - kept} cards are left in the pack for 3 players")
+    filler = [code for code in DECK if code not in ("AS", "2C", "3C")]
+    state = mid_game(game, {2: filler})
+    assert state.scores == (0, 0, 364)
+    assert (game.next_round(state).pack, game.next_round(state).cards_each) == (3, 1)
+    # Round 6: Ben takes with AS (+11). Pack 52 - 50 = 2 < 3 players: the piles go back;
+    # pack 52 again, and the ace deals min(11, floor(52 / 3) = 17) = 11 cards each.
+    outcome = play(game, state, (BEN, "AS"), (CAS, "2C"), (ANA, "3C"))
+    assert outcome.result["cards_each"] == 1
+    assert outcome.result["takers"] == [BEN]
+    assert (row(outcome, BEN)["points"], row(outcome, BEN)["score_after"]) == (11, 11)
+    assert outcome.state.scores == (0, 11, 364)
+    assert outcome.state.piles == ((), (), ())
+    assert [game.player_extra(outcome.state, seat) for seat in range(3)] == [{"pile": []}] * 3
+    assert outcome.result["game"]["next_round"] == {
+        "number": 7, "dealer": BEN, "starter": CAS, "cards_each": 11, "pack": 52,
+    }  # fmt: skip
+    # Round 7: AS, kept by Ben until the piles went back, is played again; Cas takes it.
+    # Scores 0/11/375; pack 51; Cas deals min(11, floor(51 / 3) = 17) = 11, Ana leads.
+    again = play(game, outcome.state, (ANA, "QH"), (BEN, "2C"), (CAS, "as"))
+    assert again.state.scores == (0, 11, 375)
+    assert again.state.piles == ((), (), ("AS",))
+    nxt = game.next_round(again.state)
+    assert (nxt.number, nxt.dealer, nxt.starter, nxt.cards_each, nxt.pack) == (8, CAS, ANA, 11, 51)
+
+
+# `count` players, limit 1000; Ben takes with `card` after `kept` cards were in Ana's pile.
+# pack after = 52 - kept - 1; below `count` the piles go back and the pack is 52 again.
+@pytest.mark.parametrize(
+    ("count", "kept", "card", "pack", "cards_each"),
+    [
+        (2, 49, "AS", 2, 1),  # 2 cards for 2 players: 1 each, no need to take the piles back
+        (2, 50, "AS", 52, 11),  # 1 card for 2: back to 52; min(11, 26) = 11
+        (3, 48, "AS", 3, 1),
+        (3, 49, "AS", 52, 11),  # min(11, 17)
+        (3, 49, "4D", 52, 4),  # a 4 lost: min(4, 17) = 4
+        (6, 45, "AS", 6, 1),
+        (6, 46, "AS", 52, 8),  # 5 cards for 6 players; 52 again: min(11, floor(52/6) = 8)
+    ],
+)
+def test_rule2_empty_pack_boundary(count, kept, card, pack, cards_each):
+    game = table(count, elimination_limit=1000)
+    low = ["2C", "3C", "2D", "3D", "2H"][: count - 1]
+    others = [player.id for player in PLAYERS[:count] if player.id != BEN]
+    filler = [code for code in DECK if code not in (card, *low)]
+    state = mid_game(game, {0: filler[:kept]})
+    outcome = play(game, state, (BEN, card), *zip(others, low, strict=True))
+    nxt = game.next_round(outcome.state)
+    assert (nxt.pack, nxt.cards_each, nxt.dealer) == (pack, cards_each, BEN)
+    piles_back = pack == 52
+    assert outcome.state.piles[1] == (() if piles_back else (card,))
+    assert len(outcome.state.piles[0]) == (0 if piles_back else kept)
+    assert outcome.state.scores == (state.scores[0], points(card), *state.scores[2:])
+
+
+@pytest.mark.parametrize(("kept", "pack", "cards_each"), [(44, 4, 1), (45, 52, 10)])
+def test_rule2_empty_pack_after_a_tie_scored_by_all(kept, pack, cards_each):
+    # Four players, tie_scores "all": a tie on kings puts all four cards in piles.
+    # kept 44: pack 52 - 48 = 4, 1 each. kept 45: 3 < 4: the piles go back; Dee (the last
+    # tied king) deals min(10, floor(52 / 4) = 13) = 10.
+    game = table(4, elimination_limit=1000, tie_scores="all")
+    trick = ((BEN, "KD"), (CAS, "5H"), (DEE, "KS"), (ANA, "3C"))
+    filler = [code for code in DECK if code not in {card for _, card in trick}]
+    outcome = play(game, mid_game(game, {0: filler[:kept]}), *trick)
+    nxt = game.next_round(outcome.state)
+    assert (nxt.pack, nxt.cards_each, nxt.dealer, nxt.starter) == (pack, cards_each, DEE, ANA)
+
+
+@pytest.mark.parametrize(("ben_before", "ben_out", "pack", "cards_each"),
+                         [(300, False, 52, 11), (390, True, 2, 1)])  # fmt: skip
+def test_rule2_empty_pack_counts_the_players_left_after_the_round(
+    ben_before, ben_out, pack, cards_each
+):
+    # Limit 400, three players, Cas's pile holds the 49 other cards; Ben takes with AS:
+    # the pack is 2. If Ben stays in, 2 < 3 players: the piles go back (52; min(11, 17)).
+    # If Ben goes out (390 + 11 = 401 >= 400), 2 cards give the 2 players left 1 each;
+    # Ben still deals and Cas leads.
+    game = table(3, elimination_limit=400)
+    filler = [code for code in DECK if code not in ("AS", "2C", "3C")]
+    state = replace(mid_game(game, {2: filler}), scores=(100, ben_before, 380))
+    outcome = play(game, state, (BEN, "AS"), (CAS, "2C"), (ANA, "3C"))
+    assert row(outcome, BEN)["eliminated"] is ben_out
+    nxt = game.next_round(outcome.state)
+    assert (nxt.pack, nxt.cards_each, nxt.dealer, nxt.starter) == (pack, cards_each, BEN, CAS)
+
+
+def test_rule2_empty_pack_not_taken_back_when_the_game_ends():
+    # Two players, limit 400: Ben takes AS and reaches 401; the game is over, the piles stay.
+    game = table(2, elimination_limit=400)
+    kept = [*(code for code in DECK if code not in ("AS", "2C", "3C")), "3C"]
+    state = replace(mid_game(game, {0: kept}), scores=(380, 390))
+    outcome = play(game, state, (BEN, "AS"), (ANA, "2C"))
+    assert outcome.state.finished
+    assert outcome.state.winners == (0,)
+    assert outcome.state.piles == (tuple(kept), ("AS",))
+
+
+def stored_state(**changes) -> dict:
+    """A Twenty Two state as the database holds it (JSON lists), three players."""
+    stored = {
+        "rounds_played": 6,
+        "scores": [0, 11, 364],
+        "eliminated_in_round": [None, None, None],
+        "dealer": 1,
+        "starter": 2,
+        "winners": [],
+        "piles": [[], ["AS"], [code for code in DECK if code not in ("AS", "2C", "3C")]],
+        "cards_each": 1,
+    }
+    return {**stored, **changes}
+
+
+def test_rule2_state_stored_stuck_before_the_decision_gets_its_piles_back():
+    # The old engine stored this after round 6 of the exact-round test above: a pack of 2 for
+    # 3 players, "1 card each", and refused the next round. Loaded now, the piles go back:
+    # the dealer Ben lost with AS (the last card of his pile): min(11, 17) = 11 cards.
+    game = table(3, elimination_limit=1000)
+    state = game.state_from_dict(stored_state())
+    assert state.piles == ((), (), ())
+    assert state.scores == (0, 11, 364)
+    assert (state.rounds_played, state.dealer, state.starter) == (6, 1, 2)
+    nxt = game.next_round(state)
+    assert (nxt.number, nxt.dealer, nxt.starter, nxt.cards_each, nxt.pack) == (7, BEN, CAS, 11, 52)
+    assert play(game, state, (CAS, "AS"), (ANA, "QH"), (BEN, "2C")).state.scores == (0, 11, 375)
+    # Ben's pile ending in a 4: 4 cards.
+    four = stored_state(piles=[[], ["4D"], stored_state()["piles"][2]])
+    assert game.state_from_dict(four).cards_each == 4
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},  # pack 2 for 3 players, stuck: covered above; here the ones left alone:
+        {"piles": [[], ["AS"], ["KD"]], "cards_each": 11},  # pack 50
+        {"eliminated_in_round": [6, None, 6], "dealer": None, "starter": None, "winners": [1]},
+    ],
+    ids=["stuck", "in-progress", "finished"],
+)
+def test_rule2_stored_states_load_as_stored_unless_stuck(changes):
+    game = table(3, elimination_limit=1000)
+    data = stored_state(**changes)
+    state = game.state_from_dict(data)
+    assert isinstance(state, TwentyTwoState)
+    if changes:
+        assert state.to_dict() == data
+    else:
+        assert state.to_dict() == {**data, "piles": [[], [], []], "cards_each": 11}
 
 
 def test_rule2_pack_counts_piles_of_eliminated_players_and_divides_by_active():
@@ -657,9 +800,9 @@ def test_validation_card_kept_by_an_eliminated_player_stays_out():
 def test_validation_bad_card_code(round_two, code):
     game, state = round_two
     error = raises_rule_error(game, state, (CAS, "2C"), (ANA, "3C"), (BEN, code))
-    assert error.message.startswith("Ben's card: ")
-    assert error.message.endswith(
-        "is not a card; write the rank then the suit, like 10H, QS or JK for a joker."
+    assert error.message == (
+        f"Ben's card {code!r} is not a card; "
+        "write the rank then the suit, like 10H, QS or JK for a joker."
     )
     assert error.details == {"last_trick": {"2": {"card": ["Not a card code."]}}}
 
@@ -667,7 +810,9 @@ def test_validation_bad_card_code(round_two, code):
 def test_validation_missing_player(round_two):
     game, state = round_two
     error = raises_rule_error(game, state, (CAS, "2C"), (ANA, "3C"))
-    assert error.message == "Give a final card for every player still in the game; missing: Ben."
+    assert error.message == (
+        "Give a final card for every player still in the game; Ben's final card is missing."
+    )
     assert error.details == {"last_trick": ["Missing: Ben."]}
 
 
@@ -728,15 +873,15 @@ def test_options_first_deal_up_to_floor_52_over_players(count, most):
     assert table(count, first_deal=most).options["first_deal"] == most
     with pytest.raises(InvalidOptions) as info:
         table(count, first_deal=most + 1)
-    assert info.value.message == f"Option first_deal: give a whole number from 1 to {most}."
+    assert info.value.message == f"The option first_deal must be a whole number from 1 to {most}."
     assert info.value.details == {
         "options": {"first_deal": [f"give a whole number from 1 to {most}."]}
     }
 
 
-LIMIT_RANGE = "Option elimination_limit: give a whole number from 1 to 1000."
-DEAL_RANGE = "Option first_deal: give a whole number from 1 to 17."
-TIE_CHOICE = "Option tie_scores: choose one of tied, all."
+LIMIT_RANGE = "The option elimination_limit must be a whole number from 1 to 1000."
+DEAL_RANGE = "The option first_deal must be a whole number from 1 to 17."
+TIE_CHOICE = "The option tie_scores must be tied or all."
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,15 @@
 
 Each example is a whole game: 2 to 6 players, random options and first dealer, then
 rounds whose final tricks are drawn from the cards still in the pack, in a random
-playing order and spelled in any accepted way, until the game ends, the pack cannot
-give every active player a card, or a random round limit is reached.
+playing order and spelled in any accepted way, until the game ends or a random round
+limit is reached. The pack always has a card for every active player: when it would
+not, the score piles go back into it (rules.md, "Decision (an empty pack)").
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from dataclasses import dataclass
 
@@ -88,8 +90,7 @@ def scripts(draw) -> Script:
         active = state.active_seats()
         kept = {code for pile in state.piles for code in pile}
         pack = [code for code in DECK if code not in kept]
-        if len(pack) < len(active):
-            break  # the pack cannot give each active player a card any more
+        assert len(pack) >= len(active)  # never stuck: the piles go back before that
         order = draw(st.permutations(active))
         cards = draw(
             st.lists(st.sampled_from(pack), min_size=len(active), max_size=len(active), unique=True)
@@ -115,20 +116,36 @@ def rounds(script: Script):
     return zip(script.states[:-1], script.tricks, script.outcomes, script.states[1:], strict=True)
 
 
+def piles_went_back(after: TwentyTwoState) -> bool:
+    """Whether the round that led to ``after`` gave the piles back (a round always keeps a card)."""
+    return not any(after.piles)
+
+
 @PROPERTY_SETTINGS
 @given(scripts())
-def test_score_equals_point_values_of_score_pile(script):
-    for state in script.states:
-        for seat, pile in enumerate(state.piles):
-            assert state.scores[seat] == sum(value(code) for code in pile)
-    for before, _trick, outcome, after in rounds(script):
+def test_score_equals_point_values_of_every_card_taken(script):
+    """A score is every card its owner took; a pile, those taken since the piles last went back."""
+    taken_points = [0] * len(script.players)
+    for before, trick, outcome, after in rounds(script):
         takers = set(outcome.result["takers"])
+        for seat, code in trick:
+            if script.players[seat].id in takers:
+                taken_points[seat] += value(code)
+        assert list(after.scores) == taken_points
+        for seat, pile in enumerate(after.piles):
+            assert after.scores[seat] >= sum(value(code) for code in pile)
         for row in outcome.result["results"]:
             seat = next(s for s, p in enumerate(script.players) if p.id == row["player"])
             assert row["score_before"] == before.scores[seat]
             assert row["score_after"] == after.scores[seat] == row["score_before"] + row["points"]
             assert row["points"] == (value(row["card"]) if row["player"] in takers else 0)
             assert row["halved"] is False
+    # Until the piles first go back, each score is exactly its pile's points.
+    for number, state in enumerate(script.states):
+        if number and piles_went_back(state):
+            break
+        for seat, pile in enumerate(state.piles):
+            assert state.scores[seat] == sum(value(code) for code in pile)
 
 
 @PROPERTY_SETTINGS
@@ -166,14 +183,17 @@ def test_no_card_is_kept_twice(script):
         kept = [code for pile in state.piles for code in pile]
         assert len(kept) == len(set(kept))
         assert set(kept) <= set(DECK)
-    # Each pile is exactly the cards its owner took, in round order.
+    # Each pile is exactly the cards its owner took since the piles last went back, in order.
     final = script.states[-1]
     taken: list[list[str]] = [[] for _ in script.players]
-    for _, trick, outcome, _ in rounds(script):
+    for _, trick, outcome, after in rounds(script):
         taker_ids = set(outcome.result["takers"])
         for seat, code in sorted(trick):
             if script.players[seat].id in taker_ids:
                 taken[seat].append(code)
+        if piles_went_back(after):
+            taken = [[] for _ in script.players]
+        assert [list(pile) for pile in after.piles] == taken
     assert [list(pile) for pile in final.piles] == taken
 
 
@@ -245,6 +265,18 @@ def test_engine_matches_a_reference_model(script):
         takers = [seat for seat, _ in trick] if tie_all and len(tied) > 1 else tied
         assert outcome.result["takers"] == [script.players[s].id for s in takers]
         assert outcome.result["cards_each"] == before.cards_each
+        kept_now = [list(pile) for pile in before.piles]
+        for seat, code in trick:
+            if seat in takers:
+                kept_now[seat].append(code)
+        left = 52 - sum(len(pile) for pile in kept_now)
+        if not after.finished and left < len(after.active_seats()):
+            # Decision (an empty pack): the piles go back before the next deal.
+            assert after.piles == ((),) * len(script.players)
+            assert after.pack == 52
+        else:
+            assert [list(pile) for pile in after.piles] == kept_now
+            assert after.pack == left
         if after.finished:
             continue
         loser = tied[-1]
@@ -298,3 +330,41 @@ def test_results_list_each_active_player_once_in_seat_order(script):
             code for _, code in trick
         )
         assert outcome.result["number"] == before.rounds_played + 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    count=st.integers(2, 6),
+    limit=st.integers(100, 1000),
+    tie_scores=st.sampled_from(["tied", "all"]),
+    dealer_choice=st.integers(0, 5),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_a_long_game_always_has_a_next_round_until_it_ends(
+    count, limit, tie_scores, dealer_choice, seed
+):
+    """With a high limit the piles go back again and again; a round can always be played."""
+    rng = random.Random(seed)
+    players = [Player(100 + seat, f"P{seat}") for seat in range(count)]
+    game = TwentyTwo(players, {"elimination_limit": limit, "tie_scores": tie_scores})
+    state = game.start(dealer_choice % count, None)
+    piles_back = 0
+    # Every round adds at least 2 points to an active player, who is out at the limit.
+    for _ in range(count * limit):
+        if state.finished:
+            break
+        active = state.active_seats()
+        nxt = game.next_round(state)
+        assert nxt.pack == state.pack >= len(active)
+        assert nxt.cards_each >= 1
+        assert nxt.cards_each * len(active) <= nxt.pack
+        kept = {code for pile in state.piles for code in pile}
+        cards = rng.sample([code for code in DECK if code not in kept], len(active))
+        order = rng.sample(active, len(active))
+        raw = {"last_trick": [{"player": players[seat].id, "card": card}
+                              for seat, card in zip(order, cards, strict=True)]}  # fmt: skip
+        state = game.play(state, game.parse_entry(raw)).state
+        piles_back += piles_went_back(state)
+    assert state.finished
+    # Piles hold at most the 52 cards (380 points): past that, the piles went back.
+    assert sum(state.scores) <= 380 * (piles_back + 1)
