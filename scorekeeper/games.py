@@ -816,7 +816,6 @@ GAME_FIELD_WORDS = {
     "status": "status does",
     "winners": "winners do",
     "rounds_played": "number of rounds played does",
-    "options": "options do",
 }
 PLAYER_FIELD_WORDS = {
     "score": "score",

@@ -76,7 +76,7 @@ def game_body(game: GameRecord, rules: Ruleset, state: GameState) -> dict[str, A
         "id": game.id,
         "ruleset": game.ruleset,
         "name": game.name,
-        "options": game.options,
+        "options": rules.options,  # every option, an older game's too
         "status": standing["status"],
         "players": players,
         "rounds_played": state.rounds_played,

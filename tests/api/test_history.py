@@ -321,6 +321,17 @@ def test_import_with_a_time_that_is_not_one_is_422_and_creates_nothing(
     assert counts(app) == before
 
 
+def test_an_export_from_before_an_option_existed_imports_with_its_default(client, table):
+    play_finished(table)
+    document = table.export()
+    del document["game"]["options"]["next_starter"]  # exports made before the option
+
+    response = import_document(client, document)
+
+    assert response.status_code == 201, response.json
+    assert response.json["options"]["next_starter"] == "lowest_hand"
+
+
 def test_import_keeps_when_the_game_last_changed(client, table):
     play_finished(table)
     document = table.export()

@@ -30,6 +30,7 @@ OPTIONS = [
     "elimination_limit",
     "halve_at",
     "decks",
+    "next_starter",
     "first_deal",
     "tie_scores",
 ]
