@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import create_app
+from scorekeeper.app import create_app
 
 app = create_app()
 if trusted := int(app.config.get("TRUSTED_PROXIES") or 0):

@@ -7,7 +7,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import PROJECT_ROOT, create_app
+from . import PROJECT_ROOT
+from .app import create_app
 
 
 def migrate_database() -> None:

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from flask import Flask, Response, request_finished
 from flask.testing import FlaskClient
 
-from scorekeeper import create_app
+from scorekeeper.app import create_app
 from scorekeeper.db import recorded_statements
 from scorekeeper.extensions import db
 from tests.message_checks import message_problems

@@ -1,63 +1,38 @@
-"""The app class: Flask, remembering which functions are synchronous."""
+"""The app factory, and what importing the package's parts loads."""
 
 from __future__ import annotations
 
-import importlib.util
+import subprocess
+import sys
 
 import pytest
 from flask import Flask
 
-from scorekeeper import KNOWN_FUNCTIONS_LIMIT
+from scorekeeper import PROJECT_ROOT
 
-FLASK_CAN_RUN_ASYNC = importlib.util.find_spec("asgiref") is not None
-
-
-def test_a_synchronous_function_is_run_as_it_is_and_remembered(app: Flask) -> None:
-    def view() -> str:
-        return "ok"
-
-    assert app.ensure_sync(view) is view
-    assert app.ensure_sync(view) is view
-    assert app._synchronous[view] is view  # type: ignore[attr-defined]
+WEB_AND_DATABASE = {"flask", "werkzeug", "sqlalchemy", "flask_sqlalchemy", "jinja2", "marshmallow"}
 
 
-def test_an_async_function_is_never_taken_for_a_synchronous_one(app: Flask) -> None:
-    async def view() -> str:
-        return "ok"
-
-    for _ in range(2):  # the second time from what was remembered, if anything was
-        if FLASK_CAN_RUN_ASYNC:
-            assert app.ensure_sync(view) is not view
-        else:
-            with pytest.raises(RuntimeError, match="async"):
-                app.ensure_sync(view)
+def modules_loaded_by(statement: str) -> set[str]:
+    """The top-level packages a fresh interpreter has loaded after ``statement``."""
+    probe = f"{statement}; import sys; print(' '.join({{m.split('.')[0] for m in sys.modules}}))"
+    finished = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=PROJECT_ROOT
+    )
+    return set(finished.stdout.split())
 
 
-class UnhashableView:
-    """A callable object that cannot be a dict key (``__eq__`` without ``__hash__``)."""
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, UnhashableView)
-
-    def __call__(self) -> str:
-        return "ok"
+@pytest.mark.parametrize("module", ["scorekeeper", "scorekeeper.rules"])
+def test_the_rules_engine_loads_no_web_or_database_library(module: str) -> None:
+    assert not modules_loaded_by(f"import {module}") & WEB_AND_DATABASE
 
 
-def test_an_unhashable_callable_is_still_run_as_it_is(app: Flask) -> None:
-    view = UnhashableView()
-    assert app.ensure_sync(view) is view
-    assert app.ensure_sync(view)() == "ok"
+def test_the_app_module_is_where_flask_comes_in() -> None:
+    assert "flask" in modules_loaded_by("import scorekeeper.app")
 
 
-def test_what_is_remembered_is_bounded(app: Flask) -> None:
-    functions = [lambda: None for _ in range(KNOWN_FUNCTIONS_LIMIT + 10)]
-    for function in functions:
-        assert app.ensure_sync(function) is function
-    assert len(app._synchronous) <= KNOWN_FUNCTIONS_LIMIT  # type: ignore[attr-defined]
-
-
-def test_the_api_answers_through_the_remembered_views(client) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(2):
-        response = client.get("/api/v1/health")
-        assert response.status_code == 200
-        assert response.get_json() == {"status": "ok"}
+def test_the_factory_serves_the_api_and_the_page(app: Flask) -> None:
+    client = app.test_client()
+    assert client.get("/api/v1/health").get_json() == {"status": "ok"}
+    assert client.get("/").status_code == 200
+    assert app.name == "scorekeeper"

@@ -7,7 +7,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
 
-from scorekeeper import create_app
+from scorekeeper.app import create_app
 from scorekeeper.extensions import db
 from tests.conftest import fresh_schema
 

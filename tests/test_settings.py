@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper import create_app
-from scorekeeper.settings import is_on
+from scorekeeper.app import create_app
+from scorekeeper.settings import check_shared_rate_limits, is_on
 
 
 @pytest.mark.parametrize("value", ["on", "ON", "true", "True", True, 1, "1", "yes", " on "])
@@ -42,3 +42,21 @@ def test_a_misspelt_switch_stops_the_app_from_starting(
     monkeypatch.setenv("SCOREKEEPER_RATE_LIMITS", "of")
     with pytest.raises(ValueError, match="SCOREKEEPER_RATE_LIMITS must be on or off, not 'of'"):
         create_app({"DATABASE_URL": database_url})
+
+
+@pytest.mark.parametrize(
+    ("workers", "storage", "limits", "refused"),
+    [
+        (1, "memory://", "on", False),
+        (4, "memory://", "on", True),
+        (4, "memory://", "off", False),
+        (4, "redis://127.0.0.1:6379", "on", False),
+    ],
+)
+def test_several_workers_need_shared_counters(workers, storage, limits, refused):
+    config = {"RATE_LIMIT_STORAGE_URI": storage, "RATE_LIMITS": limits}
+    if refused:
+        with pytest.raises(RuntimeError, match=f"{workers} worker processes"):
+            check_shared_rate_limits(config, workers)
+    else:
+        check_shared_rate_limits(config, workers)

@@ -6,7 +6,7 @@ import secrets
 
 import pytest
 
-from scorekeeper import create_app
+from scorekeeper.app import create_app
 
 from ..conftest import app_on_empty_database
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from scorekeeper import create_app
 from scorekeeper.api.rendered import KeptExports, RenderedGame, RenderedGames
+from scorekeeper.app import create_app
 from scorekeeper.extensions import db
 from scorekeeper.games import ExportBody
 

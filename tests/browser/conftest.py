@@ -60,7 +60,7 @@ class Server:
         self._create_tables()
 
     def _create_tables(self) -> None:
-        from scorekeeper import create_app
+        from scorekeeper.app import create_app
         from scorekeeper.extensions import db
 
         app = create_app({"DATABASE_URL": self.database_url, "RATE_LIMITS": "off"})

@@ -32,7 +32,7 @@ import requests
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper import create_app
+from scorekeeper.app import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, IdempotencyKey, Round
 from tests.conftest import fresh_schema

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper import create_app
+from scorekeeper.app import create_app
 from scorekeeper.logs import LOGGER_NAME
 from tests.conftest import TableActions
 

@@ -45,8 +45,9 @@ from flask.testing import FlaskClient
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 import scorekeeper.security
-from scorekeeper import create_app, games
+from scorekeeper import games
 from scorekeeper.api import body as body_module
+from scorekeeper.app import create_app
 from scorekeeper.extensions import db
 from tests.conftest import TableActions, app_on_empty_database
 

@@ -1,0 +1,144 @@
+"""The app factory: defaults, ``SCOREKEEPER_*`` settings, then each ``register_*`` step."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, request
+from flask_cors import CORS
+
+from . import PROJECT_ROOT
+from .logs import register_request_log
+from .security import RESPONSE_HEADERS
+from .settings import is_on
+
+MIGRATIONS_DIRECTORY = PROJECT_ROOT / "migrations"
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, ``SCOREKEEPER_*`` environment variables, then ``test_config``."""
+    app = Flask("scorekeeper", instance_relative_config=True)
+    app.config.from_mapping(
+        DATABASE_URL=None,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        RATE_LIMITS="on",
+        RATE_LIMIT_STORAGE_URI="memory://",
+        GAME_CREATE_LIMIT="60/minute",
+        ROUND_WRITE_LIMIT="120/minute",
+        TOKEN_FAILURE_LIMIT="30/minute",
+        GAME_CACHE_SIZE=1000,
+        EXPORT_CACHE_SIZE=32 * 1024 * 1024,
+        DATABASE_PING_IDLE_SECONDS=1.0,
+        CORS_ORIGINS=[],
+        JSON_SORT_KEYS=False,
+        API_TITLE="Scorekeeper",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.1.0",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Keeps the score of card games played with a real deck: "
+                "Jhyap and Twenty Two. Errors all answer the one body of the Error schema."
+            },
+            "servers": [{"url": "/"}],
+        },
+    )
+    app.config.from_prefixed_env("SCOREKEEPER")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    configure_database(app)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    register_request_log(app)  # first, so that its hook runs last and logs the final status
+    register_extensions(app)
+    register_blueprints(app)
+    register_errorhandlers(app)
+    register_security_headers(app)
+    register_cors(app)
+    return app
+
+
+def configure_database(app: Flask) -> None:
+    """Point SQLAlchemy at ``DATABASE_URL``, or at a SQLite file in the instance folder."""
+    url = app.config["DATABASE_URL"]
+    if not url:
+        os.makedirs(app.instance_path, exist_ok=True)
+        url = f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}"
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    options: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        options["connect_args"] = {"timeout": 30}
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
+    app.config["RATELIMIT_ENABLED"] = is_on(app.config, "RATE_LIMITS")
+    app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]
+    app.config["RATELIMIT_HEADERS_ENABLED"] = False  # api/limit_headers.py writes them
+
+
+def register_extensions(app: Flask) -> None:
+    """Bind the database, migrations and rate limits."""
+    from .api.limit_headers import register_rate_limit_headers
+    from .db import ping_idle_connections  # importing db.py registers the SQLite engine events
+    from .extensions import db, limiter, migrate
+
+    db.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":  # a server connection can die while pooled
+            ping_idle_connections(db.engine, float(app.config["DATABASE_PING_IDLE_SECONDS"]))
+    migrate.init_app(app, db, directory=str(MIGRATIONS_DIRECTORY))
+    register_rate_limit_headers(app)
+    limiter.init_app(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    """The API and the spec."""
+    from .api import register_api
+
+    register_api(app)
+    from .web import web
+
+    app.register_blueprint(web)
+
+
+def register_errorhandlers(app: Flask) -> None:
+    """Every error as the one JSON body."""
+    from .errors import register_errorhandlers as register
+
+    register(app)
+
+
+def register_cors(app: Flask) -> None:
+    """Cross-origin API requests, from the origins in ``CORS_ORIGINS`` only (none by default)."""
+    origins = app.config["CORS_ORIGINS"]
+    if isinstance(origins, str):  # a comma-separated list rather than a JSON one
+        origins = [origin.strip() for origin in origins.split(",") if origin.strip()]
+    if origins:
+        CORS(
+            app,
+            resources={r"/api/*": {"origins": origins}},
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+            expose_headers=["ETag", "Location", "Retry-After"],
+            max_age=600,
+        )
+
+
+def register_security_headers(app: Flask) -> None:
+    """Headers every response carries; ``OPTIONS`` answered 204 with ``Allow`` and no body."""
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        if request.method == "OPTIONS" and response.status_code == 200:
+            response.status_code = 204  # Flask's automatic answer: Allow, and an empty body
+            response.set_data(b"")
+            del response.headers["Content-Type"]
+        response.headers.update(RESPONSE_HEADERS)
+        if response.mimetype == "text/html":
+            response.headers["Content-Security-Policy"] = (
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+            )
+            response.headers["X-Frame-Options"] = "DENY"
+        return response
