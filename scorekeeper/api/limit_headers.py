@@ -26,9 +26,9 @@ def rate_limit_headers(response: Response) -> Response:
         limit for limit in limits if (limit.request_args[-1] == TOKEN_FAILURES) == refused_for_token
     ]
     breached = [limit for limit in limits if limit.breached]
-    shown = (breached or spent or [None])[0]
-    if shown is None:
+    if not (breached or spent):
         return response
+    shown = (breached or spent)[0]
     response.headers["X-RateLimit-Limit"] = str(shown.limit.amount)
     response.headers["X-RateLimit-Remaining"] = str(shown.remaining)
     response.headers["X-RateLimit-Reset"] = str(shown.reset_at)

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 import requests
+
+from scorekeeper import PROJECT_ROOT
+
+from .conftest import free_port, wait_until_serving
 
 pytestmark = pytest.mark.server
 
@@ -125,11 +132,32 @@ def test_what_gunicorn_refuses_is_said_in_plain_words(
     assert error["message"][0].isupper() and error["message"].endswith(".")
 
 
-def test_two_servers_leave_no_control_socket_behind(server: str, tmp_path: Path) -> None:
+def test_two_servers_leave_no_control_socket_behind(server_database: str, tmp_path: Path) -> None:
     """gunicorn's control socket is off: no server writes (or replaces) one in the home folder."""
-    assert requests.get(f"{server}/api/v1/health", timeout=5).status_code == 200
-    home = Path.home()
-    assert not (home / ".gunicorn" / "gunicorn.ctl").exists()
-    from scorekeeper import gunicorn_config
-
-    assert gunicorn_config.control_socket_disable is True
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "SCOREKEEPER_DATABASE_URL": server_database,
+        "SCOREKEEPER_RATE_LIMITS": "off",
+    }
+    env.pop("XDG_RUNTIME_DIR", None)
+    servers = []
+    try:
+        for number in range(2):
+            port = free_port()
+            log = tmp_path / f"server-{number}.log"
+            with log.open("wb") as output:
+                process = subprocess.Popen(
+                    [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
+                    env=env,
+                    cwd=PROJECT_ROOT,
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                )
+            servers.append(process)
+            wait_until_serving(f"http://127.0.0.1:{port}", process, log)
+        assert not (tmp_path / ".gunicorn").exists()
+    finally:
+        for process in servers:
+            process.terminate()
+            process.wait(timeout=30)
