@@ -24,7 +24,7 @@ COMMON_PROBLEMS = {
 class RequestSchema(Schema):
     """A request body or part of one: an unknown field is refused in plain words."""
 
-    error_messages = {
+    error_messages = {  # noqa: RUF012 - marshmallow merges it per class
         "type": "Must be a JSON object.",
         "unknown": UNKNOWN_FIELD,
     }
@@ -33,7 +33,7 @@ class RequestSchema(Schema):
 class Integer(fields.Integer):
     """A JSON integer: numbers in strings, floats and booleans are refused."""
 
-    default_error_messages = {
+    default_error_messages = {  # noqa: RUF012 - marshmallow merges it per class
         **COMMON_PROBLEMS,
         "invalid": "Must be a whole number.",
         "too_large": "Is too large a number.",
@@ -46,7 +46,7 @@ class Integer(fields.Integer):
 class String(fields.String):
     """A JSON string."""
 
-    default_error_messages = {
+    default_error_messages = {  # noqa: RUF012 - marshmallow merges it per class
         **COMMON_PROBLEMS,
         "invalid": "Must be text.",
         "invalid_utf8": "Must be text.",
@@ -56,7 +56,7 @@ class String(fields.String):
 class Boolean(fields.Boolean):
     """``true`` or ``false`` (in a query, also ``1``/``0``, ``yes``/``no``...)."""
 
-    default_error_messages = {
+    default_error_messages = {  # noqa: RUF012 - marshmallow merges it per class
         **COMMON_PROBLEMS,
         "invalid": "Must be true or false.",
     }
@@ -65,7 +65,7 @@ class Boolean(fields.Boolean):
 class List(fields.List):
     """A JSON array."""
 
-    default_error_messages = {
+    default_error_messages = {  # noqa: RUF012 - marshmallow merges it per class
         **COMMON_PROBLEMS,
         "invalid": "Must be a list.",
     }
@@ -74,7 +74,7 @@ class List(fields.List):
 class Dict(fields.Dict):
     """A JSON object of any fields."""
 
-    default_error_messages = {
+    default_error_messages = {  # noqa: RUF012 - marshmallow merges it per class
         **COMMON_PROBLEMS,
         "invalid": "Must be a JSON object.",
     }
@@ -83,7 +83,7 @@ class Dict(fields.Dict):
 class Nested(fields.Nested):
     """A JSON object read by another schema."""
 
-    default_error_messages = {
+    default_error_messages = {  # noqa: RUF012 - marshmallow merges it per class
         **COMMON_PROBLEMS,
         "type": "Must be a JSON object.",
     }
