@@ -29,9 +29,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         GAME_CREATE_LIMIT="60/minute",
         ROUND_WRITE_LIMIT="120/minute",
         TOKEN_FAILURE_LIMIT="30/minute",
-        GAME_CACHE_SIZE=1000,
-        EXPORT_CACHE_SIZE=32 * 1024 * 1024,
-        DATABASE_PING_IDLE_SECONDS=1.0,
         CORS_ORIGINS=[],
         JSON_SORT_KEYS=False,
         API_TITLE="Scorekeeper",
@@ -69,9 +66,10 @@ def configure_database(app: Flask) -> None:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     app.config["SQLALCHEMY_DATABASE_URI"] = url
-    options: dict[str, Any] = {}
+    # A server's connection can die while pooled: each is pinged as it leaves the pool.
+    options: dict[str, Any] = {"pool_pre_ping": True}
     if url.startswith("sqlite"):
-        options["connect_args"] = {"timeout": 30}
+        options = {"connect_args": {"timeout": 30}}
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     app.config["RATELIMIT_ENABLED"] = is_on(app.config, "RATE_LIMITS")
     app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]
@@ -80,17 +78,16 @@ def configure_database(app: Flask) -> None:
 
 def register_extensions(app: Flask) -> None:
     """Bind the database, migrations and rate limits."""
-    from .api.limit_headers import register_rate_limit_headers
-    from .db import ping_idle_connections  # importing db.py registers the SQLite engine events
-    from .extensions import db, limiter, migrate
+    from .api.limits import register_rate_limits
+    from .domain.storage import configure_sqlite
+    from .extensions import db, migrate
 
     db.init_app(app)
     with app.app_context():
-        if db.engine.dialect.name != "sqlite":  # a server connection can die while pooled
-            ping_idle_connections(db.engine, float(app.config["DATABASE_PING_IDLE_SECONDS"]))
+        if db.engine.dialect.name == "sqlite":
+            configure_sqlite(db.engine)
     migrate.init_app(app, db, directory=str(MIGRATIONS_DIRECTORY))
-    register_rate_limit_headers(app)
-    limiter.init_app(app)
+    register_rate_limits(app)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -10,8 +10,26 @@ from flask import Flask, Response, current_app, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from .domain import errors as domain
 from .rules import RoundConflict, RuleError
 from .security import RESPONSE_HEADERS
+
+DOMAIN_ERRORS: dict[type[domain.DomainError], tuple[int, str]] = {
+    domain.GameNotFound: (404, "not_found"),
+    domain.RoundNotFound: (404, "not_found"),
+    domain.WrongToken: (403, "forbidden"),
+    domain.RoundTaken: (409, "conflict"),
+    domain.GameOver: (409, "conflict"),
+    domain.NotTheLastRound: (409, "conflict"),
+    domain.RecordingInProgress: (409, "conflict"),
+    domain.KeyReused: (422, "invalid_idempotency_key"),
+    domain.InvalidChange: (422, "invalid_request"),
+    domain.InvalidImport: (422, "invalid_import"),
+    domain.WrongRuleset: (422, "invalid_request"),
+}
+"""The status and code each domain error is answered with."""
+RETRY_AFTER: dict[type[domain.DomainError], str] = {domain.RecordingInProgress: "1"}
+"""Domain errors worth resending, and after how many seconds."""
 
 
 class ApiError(Exception):
@@ -46,24 +64,6 @@ class Unauthorized(ApiError):
     """No token, or a malformed one."""
 
     status, code = 401, "unauthorized"
-
-
-class Forbidden(ApiError):
-    """A token that is not this game's."""
-
-    status, code = 403, "forbidden"
-
-
-class NotFound(ApiError):
-    """A game or round that does not exist."""
-
-    status, code = 404, "not_found"
-
-
-class Conflict(ApiError):
-    """A request that clashes with the game's current state."""
-
-    status, code = 409, "conflict"
 
 
 class UnsupportedMediaType(ApiError):
@@ -216,20 +216,6 @@ def validation_message(messages: Any) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-def in_context(context: str, reason: str) -> str:
-    """``context``, then the sentence ``reason`` continuing it after a colon."""
-    first_word = reason.split(" ", 1)[0]
-    if first_word in SENTENCE_OPENERS:
-        reason = reason[:1].lower() + reason[1:]
-    return f"{context}: {reason}"
-
-
-SENTENCE_OPENERS = frozenset(
-    {"A", "An", "The", "Give", "Only", "This", "That", "In", "There", "Player", "Round", "Send"}
-)
-"""First words of messages that continue in lower case after a colon (names keep theirs)."""
-
-
 def handle_http_exception(error: HTTPException) -> Response:
     """Framework errors (404, 405, 413, 429, webargs' 422...) in the one body."""
     status = error.code or 500
@@ -268,6 +254,12 @@ def register_errorhandlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(error: ApiError) -> Response:
         return error_response(error.status, error.code, error.message, error.details, error.headers)
+
+    @app.errorhandler(domain.DomainError)
+    def domain_error(error: domain.DomainError) -> Response:
+        status, code = DOMAIN_ERRORS[type(error)]
+        headers = {"Retry-After": RETRY_AFTER[type(error)]} if type(error) in RETRY_AFTER else {}
+        return error_response(status, code, error.message, error.details, headers)
 
     @app.errorhandler(RoundConflict)
     def round_conflict(error: RoundConflict) -> Response:

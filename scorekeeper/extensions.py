@@ -13,6 +13,7 @@ class Base(DeclarativeBase):
     """Declarative base of every model."""
 
 
-db = SQLAlchemy(model_class=Base)
+# One session per request; what it wrote stays readable after the commit, for the answer.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 limiter = Limiter(key_func=get_remote_address)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from .rules import GameState, Ruleset
+
+if TYPE_CHECKING:  # the model's attributes only; serialising needs no database
+    from .models import Game
 
 
 def timestamp(moment: datetime) -> str:
@@ -16,45 +18,7 @@ def timestamp(moment: datetime) -> str:
     return moment.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
 
 
-class PlayerRecord(Protocol):
-    """A seated player as stored: a model or a row read with Core."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def seat(self) -> int: ...
-
-
-class GameRecord(Protocol):
-    """A game as stored: the ``Game`` model or a ``GameRow`` read with Core."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def ruleset(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def options(self) -> dict[str, Any]: ...
-    @property
-    def first_dealer(self) -> int: ...
-    @property
-    def first_starter(self) -> int: ...
-    @property
-    def state(self) -> dict[str, Any]: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def created_at(self) -> datetime: ...
-    @property
-    def updated_at(self) -> datetime: ...
-    @property
-    def players(self) -> Sequence[PlayerRecord]: ...
-
-
-def game_body(game: GameRecord, rules: Ruleset, state: GameState) -> dict[str, Any]:
+def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
     """The Game resource."""
     standing = rules.standing(state).to_dict()
     players = []

@@ -20,7 +20,6 @@ from flask import Flask, Response, request_finished
 from flask.testing import FlaskClient
 
 from scorekeeper.app import create_app
-from scorekeeper.db import recorded_statements
 from scorekeeper.extensions import db
 from tests.message_checks import message_problems
 
@@ -107,11 +106,23 @@ def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
 
 @contextmanager
 def counted_statements(app: Flask) -> Iterator[list[tuple[str, Any]]]:
-    """The SQL statements, with parameters, ``app``'s driver is sent while the block runs."""
+    """The SQL statements, with parameters, ``app`` sends while the block runs.
+
+    SQLite's ``BEGIN`` is sent as a statement (the app begins its transactions
+    itself); commits, and PostgreSQL's implicit ``BEGIN``, are the driver's own.
+    """
     with app.app_context():
         engine = db.engine
-    with recorded_statements(engine) as statements:
+    statements: list[tuple[str, Any]] = []
+
+    def record(connection: Any, cursor: Any, statement: str, parameters: Any, *args: Any) -> None:
+        statements.append((statement, parameters))
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
         yield statements
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
 
 
 @pytest.fixture

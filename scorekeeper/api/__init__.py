@@ -8,7 +8,6 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from ..errors import handle_http_exception
-from .rendered import init_rendered_games
 from .schemas import ErrorSchema
 
 
@@ -59,7 +58,6 @@ def register_api(app: Flask) -> None:
     )
 
     app.url_map.converters["gameid"] = GameIdConverter
-    init_rendered_games(app)
     api.init_app(app)
     components = {
         ROUND_SCHEMA_NAMES["jhyap"]: JhyapRoundSchema,

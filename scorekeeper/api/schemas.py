@@ -10,12 +10,17 @@ from marshmallow import (
     Schema,
     ValidationError,
     fields,
+    post_load,
     validate,
     validates_schema,
 )
 
+from ..domain.games import GameChange, GameSetup
+from ..domain.history import ExportedGame, ExportedRound
+from ..errors import Invalid, validation_message
 from ..names import first_clash
 from ..rules import RULESETS
+from ..rules.words import in_context
 from .fields import Boolean, Dict, Integer, List, Name, Nested, RequestSchema, String
 
 NAME_LENGTH = 40
@@ -53,6 +58,10 @@ class GameCreateSchema(RequestSchema):
     )
     options = Dict(keys=String(), load_default=dict)
 
+    @post_load
+    def _setup(self, data: dict[str, Any], **kwargs: Any) -> GameSetup:
+        return GameSetup(**data)
+
     @validates_schema
     def _unique_names(self, data: dict[str, Any], **kwargs: Any) -> None:
         if (clash := first_clash(data.get("players", []))) is not None:
@@ -73,6 +82,11 @@ class GamePatchSchema(RequestSchema):
 
     name = Name(max_length=GAME_NAME_LENGTH)
     players = List(Nested(PlayerRenameSchema))
+
+    @post_load
+    def _change(self, data: dict[str, Any], **kwargs: Any) -> GameChange:
+        names = {change["id"]: change["name"] for change in data.get("players", [])}
+        return GameChange(name=data.get("name"), player_names=names)
 
     @validates_schema
     def _each_player_once(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -138,14 +152,47 @@ class TwentyTwoRoundPostSchema(TwentyTwoEntrySchema):
     number = Integer(metadata={"description": "Must be the next round's number, else 409."})
 
 
-entry_schemas: dict[str, Schema] = {
-    "jhyap": JhyapEntrySchema(),
-    "twenty-two": TwentyTwoEntrySchema(),
+ENTRY_SCHEMAS: dict[str, type[Schema]] = {
+    "jhyap": JhyapEntrySchema,
+    "twenty-two": TwentyTwoEntrySchema,
 }
-round_post_schemas: dict[str, Schema] = {
-    "jhyap": JhyapRoundPostSchema(),
-    "twenty-two": TwentyTwoRoundPostSchema(),
+ROUND_POST_SCHEMAS: dict[str, type[Schema]] = {
+    "jhyap": JhyapRoundPostSchema,
+    "twenty-two": TwentyTwoRoundPostSchema,
 }
+TWENTY_TWO_ONLY = frozenset({"last_trick"})
+
+
+def ruleset_of_entry(body: Any) -> str:
+    """Which ruleset an entry is written for: a final trick alone is Twenty Two's."""
+    if (
+        isinstance(body, dict)
+        and TWENTY_TWO_ONLY & body.keys()
+        and not body.keys()
+        - {
+            "last_trick",
+            "number",
+        }
+    ):
+        return "twenty-two"
+    return "jhyap"
+
+
+class EntryBodySchema(Schema):
+    """A round's entry, read by its ruleset's schema; the load says which ruleset it is for."""
+
+    by_ruleset = ENTRY_SCHEMAS
+
+    def load(self, data: Any, **kwargs: Any) -> Any:
+        ruleset = ruleset_of_entry(data)
+        loaded = self.by_ruleset[ruleset]().load(data, **kwargs)
+        return {"ruleset": ruleset, "number": loaded.pop("number", None), "entry": loaded}
+
+
+class RoundPostBodySchema(EntryBodySchema):
+    """A round to record: its ruleset's entry, and the round number the phone expects."""
+
+    by_ruleset = ROUND_POST_SCHEMAS
 
 
 class DryRunQuerySchema(RequestSchema):
@@ -343,6 +390,47 @@ class ExportSchema(RequestSchema):
     game = Nested(ExportedGameSchema, required=True)
     rounds = List(Nested(ExportedRoundSchema), required=True)
 
+    @post_load
+    def _exported_game(self, document: dict[str, Any], **kwargs: Any) -> ExportedGame:
+        """The export as the domain replays it: its setup read as a new game's would be."""
+        game = document["game"]
+        players = sorted(game["players"], key=lambda player: player["seat"])
+        ids = [player["id"] for player in players]
+        seats = [player["seat"] for player in players]
+        if seats != list(range(len(players))) or len(set(ids)) != len(ids):
+            raise Invalid(
+                "The export's players need distinct ids and seats 0, 1, 2 and so on.",
+                code="invalid_import",
+            )
+        chooses_starter = RULESETS[game["ruleset"]].chooses_starter
+        try:
+            setup = game_create_schema.load(
+                {
+                    "ruleset": game["ruleset"],
+                    "name": game["name"],
+                    "players": [player["name"] for player in players],
+                    "options": game["options"],
+                    "dealer": game["setup"]["dealer"],
+                    "starter": game["setup"]["starter"] if chooses_starter else None,
+                }
+            )
+        except ValidationError as error:
+            problem = validation_message(error.normalized_messages())
+            raise Invalid(
+                in_context("The export's game cannot be set up", problem), code="invalid_import"
+            ) from None
+        entry_schema = ENTRY_SCHEMAS[game["ruleset"]]()
+        rounds = []
+        for number, item in enumerate(document["rounds"], start=1):
+            try:
+                entry = entry_schema.load(item["entry"])
+            except ValidationError:
+                raise Invalid(
+                    f"Round {number} of the export has a malformed entry.", code="invalid_import"
+                ) from None
+            rounds.append(ExportedRound(item["number"], entry, item["round"]))
+        return ExportedGame(setup, ids, game, rounds)
+
 
 class RulesetsSchema(Schema):
     """Every ruleset with its player limits and options."""
@@ -372,6 +460,3 @@ class ErrorSchema(Schema):
 
 
 game_create_schema = GameCreateSchema()
-dry_run_query_schema = DryRunQuerySchema()
-game_patch_schema = GamePatchSchema()
-export_schema = ExportSchema()

@@ -1,39 +1,36 @@
-"""The API's views: parse, call the domain (``scorekeeper.games``), answer."""
+"""The API's views: the edge validates, the domain does the work, the serialiser answers."""
 
 from __future__ import annotations
 
-import hashlib
 import re
-from typing import Any, cast
+from typing import Any
 
-from flask import Response, current_app, jsonify, request, url_for
-from flask.json.provider import DefaultJSONProvider
-from marshmallow import ValidationError
+from flask import Response, jsonify, request, url_for
 from sqlalchemy import text
 
-from .. import games
+from ..domain import games, history, rounds
 from ..errors import BadRequest
-from ..extensions import db, limiter
+from ..extensions import db
 from ..rules import RULESETS
+from ..serializers import game_body
 from . import links
 from .auth import bearer_token
 from .body import Blueprint, json_body, parse_json_body
-from .rendered import kept_exports, rendered_game
+from .limits import game_creations, round_writes, token_failures
 from .schemas import (
     ENTRY_SCHEMA_NAMES,
     ROUND_POST_SCHEMA_NAMES,
     ROUND_SCHEMA_NAMES,
     CreatedGameSchema,
     DryRunQuerySchema,
+    EntryBodySchema,
     ExportSchema,
+    GameCreateSchema,
     GamePatchSchema,
     GameSchema,
     HealthSchema,
+    RoundPostBodySchema,
     RulesetsSchema,
-    dry_run_query_schema,
-    export_schema,
-    game_create_schema,
-    game_patch_schema,
     one_of,
 )
 
@@ -44,7 +41,6 @@ blp.before_request(parse_json_body)
 # Printable ASCII but the comma: HTTP joins repeated header fields with commas, so a comma
 # can only mean that the request carried two keys.
 IDEMPOTENCY_KEY = re.compile(r"[\x20-\x2b\x2d-\x7e]{1,255}")
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 ROUND_BODY = {
     "required": True,
     "content": {"application/json": {"schema": one_of(ROUND_POST_SCHEMA_NAMES)}},
@@ -56,13 +52,26 @@ ENTRY_BODY = {
 ROUND_RESPONSE = one_of(ROUND_SCHEMA_NAMES)
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 NO_CONTENT = {"204": {"description": "Done; no body."}}
+IDEMPOTENCY_KEY_PARAMETER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 255,
+        "pattern": "^[\\x20-\\x2b\\x2d-\\x7e]+$",
+    },
+    "description": "Resending with the same key and body replays the first answer.",
+}
 DRY_RUN_PARAMETER = {
     "in": "query",
     "name": "dry_run",
     "required": False,
     "schema": {"type": "boolean", "default": False},
-    "description": DryRunQuerySchema._declared_fields["dry_run"].metadata["description"],
+    "description": "Validate and score the round without recording it (answers 200).",
 }
+LOCATION = {"Location": {"schema": {"type": "string"}}}
 
 
 def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -73,54 +82,11 @@ def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) 
     return response
 
 
-def game_create_limit() -> str:
-    """Game creations allowed per client address."""
-    return current_app.config["GAME_CREATE_LIMIT"]
-
-
-def round_write_limit() -> str:
-    """Round writes allowed per game."""
-    return current_app.config["ROUND_WRITE_LIMIT"]
-
-
-def game_key() -> str:
-    """Round writes are counted per game and presented token (hashed, never stored as is).
-
-    The table's phones share the game's token, so they share one count; a request
-    without it, however malformed, spends only a count of its own.
-    """
-    game_id = (request.view_args or {}).get("game_id", "")
-    presented = hashlib.sha256(request.headers.get("Authorization", "").encode()).hexdigest()
-    return f"{game_id}:{presented[:32]}"
-
-
-def token_failure_limit() -> str:
-    """Requests refused for their token allowed per client address."""
-    return current_app.config["TOKEN_FAILURE_LIMIT"]
-
-
-def refused_for_token(response: Response) -> bool:
-    """Whether the request was refused for a missing or wrong token."""
-    return response.status_code in (401, 403)
-
-
-round_writes = limiter.shared_limit(round_write_limit, scope="round-writes", key_func=game_key)
-# Refused tokens are counted per client address, on every endpoint that takes one.
-token_failures = limiter.shared_limit(
-    token_failure_limit, scope="token-failures", deduct_when=refused_for_token
-)
-# Creating and importing both make a game: one count per client address for the two.
-game_creations = limiter.shared_limit(game_create_limit, scope="game-creations")
-
-
-@limiter.request_filter
-def reads_are_not_limited() -> bool:
-    """Leave reads to the views: no limit applies to them, only to writes and presented tokens.
-
-    Flask-Limiter otherwise works out, for every request, that nothing applies to
-    it: a third of a GET's CPU, and the phones poll the game with GETs.
-    """
-    return request.method in SAFE_METHODS
+def created_game(bound: games.BoundGame, token: str) -> Response:
+    """A new game's answer: the Game with its token, and where it lives."""
+    location = url_for("api.get_game", game_id=bound.game.id)
+    body = {**game_body(bound.game, bound.rules, bound.state), "token": token}
+    return answer(body, 201, {"Location": location})
 
 
 def idempotency_key() -> str | None:
@@ -140,33 +106,17 @@ def idempotency_key() -> str | None:
     return key
 
 
-def dry_run_requested() -> bool:
-    """Whether the query asks for a dry run (``?dry_run=true``).
-
-    Read with the schema only when there is a query: most requests have none,
-    and webargs' parser cost a twentieth of a recorded round.
-    """
-    if not request.args:
-        return False
-    try:
-        return bool(dry_run_query_schema.load(request.args)["dry_run"])
-    except ValidationError as error:
-        raise ValidationError({"query": error.messages}) from None
-
-
 # Games
 
 
 @blp.route("/games", methods=["POST"])
 @game_creations
-@blp.arguments(game_create_schema)
-@blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
+@blp.arguments(GameCreateSchema)
+@blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
-def create_game(data: dict[str, Any]) -> Response:
+def create_game(setup: games.GameSetup) -> Response:
     """Create a game."""
-    table, token = games.create_game(data)
-    location = url_for("api.get_game", game_id=table.game.id)
-    return answer({**table.body(), "token": token}, 201, {"Location": location})
+    return created_game(*games.create_game(setup))
 
 
 @blp.route("/games/<gameid:game_id>", methods=["GET"])
@@ -174,15 +124,12 @@ def create_game(data: dict[str, Any]) -> Response:
 @blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
 def get_game(game_id: str) -> Response:
     """Read a game."""
-    version = games.game_version(game_id)
-    etag = str(version)
+    bound = games.read_game(game_id)
+    etag = str(bound.game.version)
     if request.if_none_match.contains_weak(etag):  # weak comparison (RFC 9110), and "*"
         response = Response(status=304)
     else:
-        rendered = rendered_game(game_id, version)
-        mimetype = cast(DefaultJSONProvider, current_app.json).mimetype
-        response = current_app.response_class(rendered.body, mimetype=mimetype)
-        etag = str(rendered.version)
+        response = answer(game_body(bound.game, bound.rules, bound.state))
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -190,16 +137,13 @@ def get_game(game_id: str) -> Response:
 
 @blp.route("/games/<gameid:game_id>", methods=["PATCH"])
 @token_failures
-@blp.doc(
-    security=BEARER,
-    requestBody={"required": True, "content": {"application/json": {"schema": GamePatchSchema}}},
-)
+@blp.arguments(GamePatchSchema)
 @blp.response(200, GameSchema)
-def rename_game(game_id: str) -> Response:
+@blp.doc(security=BEARER)
+def rename_game(change: games.GameChange, game_id: str) -> Response:
     """Rename the game or its players."""
-    token = bearer_token()
-    data = game_patch_schema.load(json_body())
-    return answer(games.rename(game_id, token, data).body())
+    bound = games.rename_game(game_id, bearer_token(), change)
+    return answer(game_body(bound.game, bound.rules, bound.state))
 
 
 @blp.route("/games/<gameid:game_id>", methods=["DELETE"])
@@ -217,42 +161,38 @@ def delete_game(game_id: str) -> Response:
 @blp.route("/games/<gameid:game_id>/rounds", methods=["POST"])
 @round_writes
 @token_failures
+@blp.arguments(RoundPostBodySchema)
+@blp.arguments(DryRunQuerySchema, location="query")
 @blp.doc(
     security=BEARER,
     requestBody=ROUND_BODY,
-    parameters=[
-        {
-            "in": "header",
-            "name": "Idempotency-Key",
-            "required": False,
-            "schema": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": 255,
-                "pattern": "^[\\x20-\\x2b\\x2d-\\x7e]+$",
-            },
-            "description": "Resending with the same key and body replays the first answer.",
-        },
-        DRY_RUN_PARAMETER,
-    ],
+    parameters=[IDEMPOTENCY_KEY_PARAMETER, DRY_RUN_PARAMETER],
 )
-@blp.response(201, ROUND_RESPONSE, headers={"Location": {"schema": {"type": "string"}}})
+@blp.response(201, ROUND_RESPONSE, headers=LOCATION)
 @blp.alt_response(
     200,
     schema=ROUND_RESPONSE,
     description="Dry run: the round as it would be scored.",
     success=True,
 )
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(responses={201: {"links": links.RECORDED_ROUND}})
-def record_round(game_id: str) -> Response:
+def record_round(body: dict[str, Any], query: dict[str, Any], game_id: str) -> Response:
     """Record the next round."""
-    token = bearer_token()
-    result = games.record_round(
-        game_id, token, json_body(), idempotency_key=idempotency_key(), dry_run=dry_run_requested()
+    token, key, dry_run = bearer_token(), idempotency_key(), query["dry_run"]
+    recorded = rounds.record_round(
+        game_id,
+        token,
+        body["ruleset"],
+        body["entry"],
+        number=body["number"],
+        idempotency_key=key,
+        fingerprint=rounds.request_hash(json_body()) if key is not None else "",
+        dry_run=dry_run,
     )
-    headers = {"Location": result.location} if result.location else {}
-    return answer(result.body, result.status, headers)
+    if dry_run:
+        return answer(recorded.body)
+    location = url_for("api.get_round", game_id=game_id, number=recorded.number)
+    return answer(recorded.body, 201, {"Location": location})
 
 
 @blp.route("/games/<gameid:game_id>/rounds", methods=["GET"])
@@ -266,27 +206,31 @@ def record_round(game_id: str) -> Response:
 )
 def list_rounds(game_id: str) -> Response:
     """List the rounds played."""
-    return answer({"rounds": games.list_rounds(game_id)})
+    return answer({"rounds": rounds.list_rounds(game_id)})
 
 
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["GET"])
 @blp.response(200, ROUND_RESPONSE)
 def get_round(game_id: str, number: int) -> Response:
     """Read one round."""
-    return answer(games.get_round(game_id, number))
+    return answer(rounds.get_round(game_id, number))
 
 
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["PUT"])
 @round_writes
 @token_failures
-@blp.doc(security=BEARER, requestBody=ENTRY_BODY, parameters=[DRY_RUN_PARAMETER])
+@blp.arguments(EntryBodySchema)
+@blp.arguments(DryRunQuerySchema, location="query")
+@blp.doc(security=BEARER, requestBody=ENTRY_BODY)
 @blp.response(200, ROUND_RESPONSE)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def correct_round(game_id: str, number: int) -> Response:
+def correct_round(
+    body: dict[str, Any], query: dict[str, Any], game_id: str, number: int
+) -> Response:
     """Correct a round and score every later round again."""
-    token = bearer_token()
-    result = games.correct_round(game_id, token, number, json_body(), dry_run=dry_run_requested())
-    return answer(result.body, result.status)
+    corrected = rounds.correct_round(
+        game_id, bearer_token(), number, body["ruleset"], body["entry"], dry_run=query["dry_run"]
+    )
+    return answer(corrected)
 
 
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["DELETE"])
@@ -295,7 +239,7 @@ def correct_round(game_id: str, number: int) -> Response:
 @blp.doc(security=BEARER, responses=NO_CONTENT)
 def undo_round(game_id: str, number: int) -> Response:
     """Undo the last round."""
-    games.undo_round(game_id, bearer_token(), number)
+    rounds.undo_round(game_id, bearer_token(), number)
     return Response(status=204)
 
 
@@ -307,22 +251,19 @@ def undo_round(game_id: str, number: int) -> Response:
 @blp.doc(responses={200: {"links": links.EXPORTED_GAME}})
 def export_game(game_id: str) -> Response:
     """Export the whole game as JSON."""
-    # The pieces are sent in turn, never joined into one copy of the document.
-    response = Response(games.export_game(game_id, kept_exports()), mimetype="application/json")
+    response = answer(history.export_game(game_id))
     response.headers["Content-Disposition"] = f'attachment; filename="scorekeeper-{game_id}.json"'
     return response
 
 
 @blp.route("/games/import", methods=["POST"])
 @game_creations
-@blp.arguments(export_schema)
-@blp.response(201, CreatedGameSchema, headers={"Location": {"schema": {"type": "string"}}})
+@blp.arguments(ExportSchema)
+@blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
-def import_game(document: dict[str, Any]) -> Response:
+def import_game(exported: history.ExportedGame) -> Response:
     """Create a game by replaying an export."""
-    table, token = games.import_game(document)
-    location = url_for("api.get_game", game_id=table.game.id)
-    return answer({**table.body(), "token": token}, 201, {"Location": location})
+    return created_game(*history.import_game(exported))
 
 
 # Other

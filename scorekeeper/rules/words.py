@@ -15,3 +15,16 @@ def listed(items: Sequence[str], conjunction: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+SENTENCE_OPENERS = frozenset(
+    {"A", "An", "The", "Give", "Only", "This", "That", "In", "There", "Player", "Round", "Send"}
+)
+"""First words of messages that continue in lower case after a colon (names keep theirs)."""
+
+
+def in_context(context: str, reason: str) -> str:
+    """``context``, then the sentence ``reason`` continuing it after a colon."""
+    if reason.split(" ", 1)[0] in SENTENCE_OPENERS:
+        reason = reason[:1].lower() + reason[1:]
+    return f"{context}: {reason}"

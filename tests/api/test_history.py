@@ -14,9 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import func, select
 
-from scorekeeper import games
+from scorekeeper.domain import rounds
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, IdempotencyKey, Player, Round
 from scorekeeper.security import hash_token
@@ -506,14 +507,13 @@ def test_a_clash_in_the_database_is_a_409_to_retry_and_a_finished_game_one_that_
     """Only a 409 with Retry-After is worth resending; the phone's outbox goes by it."""
     table.create(players=["Asha", "Bikash"], elimination_limit=10, halve_at=[])
     entry = table.jhyap_entry(0, [1, 9])
-    with app.app_context():
-        clash = db.engine.dialect.loaded_dbapi.IntegrityError("duplicate key")
+    clash = sa.exc.IntegrityError("INSERT INTO rounds", {}, Exception("duplicate key"))
 
     def clashing(*args: Any, **kwargs: Any) -> Any:
         raise clash
 
     with monkeypatch.context() as patched:
-        patched.setattr(games, "_score_and_store", clashing)
+        patched.setattr(rounds, "_play_next", clashing)
         busy = table.post_round(entry, **{"Idempotency-Key": "busy-1"})
     assert busy.status_code == 409, busy.json
     assert busy.headers["Retry-After"] == "1"

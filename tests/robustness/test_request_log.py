@@ -92,12 +92,12 @@ def test_errors_and_crafted_paths_stay_one_line(client: Any, log_lines: list[str
 def test_a_500_is_logged_too(
     app: Flask, log_lines: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorekeeper import games
+    from scorekeeper.domain import games
 
     def broken(game_id: str) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(games, "game_version", broken)
+    monkeypatch.setattr(games, "find_game", broken)
     response = app.test_client().get("/api/v1/games/" + "A" * 22)
     assert response.status_code == 500
     assert [json.loads(line)["status"] for line in log_lines] == [500]

@@ -45,9 +45,9 @@ from flask.testing import FlaskClient
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 import scorekeeper.security
-from scorekeeper import games
 from scorekeeper.api import body as body_module
 from scorekeeper.app import create_app
+from scorekeeper.domain import games, history, rounds
 from scorekeeper.extensions import db
 from tests.conftest import TableActions, app_on_empty_database
 
@@ -294,8 +294,12 @@ def test_an_unexpected_error_answers_500_without_details(
             Exception("/srv/db.sqlite: disk I/O error"),
         )
 
-    for name in ("game_version", "load_game", "lock_game", "export_game", "record_round"):
-        monkeypatch.setattr(games, name, failing)
+    for module, name in [
+        (games, "find_game"),
+        (rounds, "open_game"),
+        (history, "find_game"),
+    ]:
+        monkeypatch.setattr(module, name, failing)
     for method, url, body in [
         ("GET", table.url, None),
         ("GET", f"{table.url}/export", None),
@@ -522,7 +526,7 @@ def test_the_page_static_files_and_framework_errors_carry_the_headers(
     ]:
         assert_safe_headers(client.open(path, method=method), f"{method} {path}")
 
-    monkeypatch.setattr(games, "game_version", lambda *a: 1 / 0)
+    monkeypatch.setattr(games, "find_game", lambda *a: 1 / 0)
     response = client.get(table.url)
     assert response.status_code == 500
     assert_safe_headers(response, "500")

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from scorekeeper import games
+from scorekeeper.domain import games
+from scorekeeper.domain.rounds import _state_before, correct_round, record_round
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
 from scorekeeper.rules import RoundConflict, RuleError
@@ -22,7 +23,7 @@ ALL_CARDS = [
 ]
 
 
-def random_entry(table: games.Table, rng: random.Random) -> dict[str, Any]:
+def random_entry(table: games.BoundGame, rng: random.Random) -> dict[str, Any]:
     """A valid entry for the next round of ``table``."""
     active = [table.game.players[seat].id for seat in table.state.active_seats()]
     if table.rules.name == "jhyap":
@@ -44,7 +45,7 @@ def random_entry(table: games.Table, rng: random.Random) -> dict[str, Any]:
 
 def assert_stored_results_replay(game_id: str) -> None:
     """Replay every stored entry from round 1 and compare results and running state."""
-    table = games.load_game(game_id)
+    table = games.read_game(game_id)
     state = table.initial_state()
     rounds = db.session.scalars(
         select(Round).where(Round.game_id == game_id).order_by(Round.number)
@@ -75,31 +76,31 @@ def test_stored_results_equal_a_replay_of_the_entries(
     options = {"elimination_limit": 60} if ruleset == "jhyap" else {}
     with app.app_context():
         table, token = games.create_game(
-            {
-                "ruleset": ruleset,
-                "players": NAMES[:players],
-                "dealer": 0,
-                "starter": 0 if ruleset == "jhyap" else None,
-                "options": options,
-            }
+            games.GameSetup(
+                ruleset=ruleset,
+                players=NAMES[:players],
+                dealer=0,
+                starter=0 if ruleset == "jhyap" else None,
+                options=options,
+            )
         )
         game_id = table.game.id
         for _ in range(rounds):
-            table = games.load_game(game_id)
+            table = games.read_game(game_id)
             if table.state.finished:
                 break
-            games.record_round(game_id, token, random_entry(table, rng))
+            record_round(game_id, token, ruleset, random_entry(table, rng))
             db.session.remove()
         for _ in range(corrections):
-            table = games.load_game(game_id)
+            table = games.read_game(game_id)
             played = table.state.rounds_played
             number = rng.randint(1, played)
-            before = games._state_before(table, number)
+            before = _state_before(table, number)
             table.state = before
             entry = random_entry(table, rng)
             db.session.remove()
             try:
-                games.correct_round(game_id, token, number, entry)
+                correct_round(game_id, token, number, ruleset, entry)
             except (RoundConflict, RuleError):
                 db.session.remove()  # a correction a later round no longer fits changes nothing
             db.session.remove()

@@ -1,0 +1,153 @@
+"""Games: create, read, rename and delete; a game bound to its rules and running state."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..extensions import db
+from ..models import Game, Player, utcnow
+from ..names import first_clash
+from ..rules import GameState, Ruleset, get_ruleset
+from ..rules import Player as SeatedPlayer
+from ..security import hash_token, new_game_id, new_token, token_matches
+from .errors import InvalidChange, WrongToken
+from .storage import find_game, writing
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What a new game is made of: validated at the edge, checked against the rules here."""
+
+    ruleset: str
+    players: Sequence[str]
+    name: str = ""
+    dealer: int | None = None
+    """Seat of round 1's dealer; random if ``None``."""
+    starter: int | None = None
+    """Seat of round 1's starter (rulesets that choose one); random if ``None``."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """A rename of the game or of some of its players (by player id)."""
+
+    name: str | None = None
+    player_names: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class BoundGame:
+    """A stored game with its rules bound to its players, and its running state."""
+
+    game: Game
+    rules: Ruleset
+    state: GameState
+
+    @classmethod
+    def of(cls, game: Game) -> BoundGame:
+        """Bind ``game``'s rules and read its state."""
+        players = [SeatedPlayer(player.id, player.name) for player in game.players]
+        rules = get_ruleset(game.ruleset)(players, game.options)
+        return cls(game, rules, rules.state_from_dict(game.state))
+
+    def initial_state(self) -> GameState:
+        """The state before round 1."""
+        starter = self.game.first_starter if self.rules.chooses_starter else None
+        return self.rules.start(self.game.first_dealer, starter)
+
+    def keep_state(self, state: GameState) -> None:
+        """Store ``state`` as the game's running state: a new version, and so a new ETag."""
+        self.state = state
+        self.game.state = state.to_dict()
+        self.game.touch()
+
+
+def read_game(game_id: str) -> BoundGame:
+    """A game as it stands."""
+    return BoundGame.of(find_game(game_id))
+
+
+def open_game(game_id: str, token: str) -> BoundGame:
+    """Lock a game for this unit of work, once ``token`` is shown to be its own."""
+    game = find_game(game_id, lock=True)
+    if not token_matches(token, game.token_hash):
+        raise WrongToken("That token does not open this game.")
+    return BoundGame.of(game)
+
+
+def create_game(setup: GameSetup) -> tuple[BoundGame, str]:
+    """Create a game; return it with its token (shown to its creator only)."""
+    with writing():
+        return add_game(setup)
+
+
+def add_game(
+    setup: GameSetup, created_at: datetime | None = None, updated_at: datetime | None = None
+) -> tuple[BoundGame, str]:
+    """Add a new game to the unit of work (flushed, so its players have ids), with its token."""
+    seated = [SeatedPlayer(seat, name) for seat, name in enumerate(setup.players)]
+    rules = get_ruleset(setup.ruleset)(seated, setup.options)
+    count = len(setup.players)
+    dealer = secrets.randbelow(count) if setup.dealer is None else setup.dealer
+    starter = setup.starter
+    if starter is None and rules.chooses_starter:
+        starter = secrets.randbelow(count)
+    state = rules.start(dealer, starter)
+    token = new_token()
+    now = utcnow()
+    game = Game(
+        id=new_game_id(),
+        ruleset=rules.name,
+        name=setup.name,
+        options=rules.options,
+        first_dealer=dealer,
+        first_starter=state.starter,
+        token_hash=hash_token(token),
+        state=state.to_dict(),
+        version=1,
+        created_at=created_at or now,
+        updated_at=updated_at or now,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(setup.players)],
+    )
+    db.session.add(game)
+    db.session.flush()
+    return BoundGame.of(game), token
+
+
+def rename_game(game_id: str, token: str, change: GameChange) -> BoundGame:
+    """Rename the game or its players; a rename to the same names changes nothing."""
+    with writing():
+        bound = open_game(game_id, token)
+        players = {player.id: player for player in bound.game.players}
+        names = {player_id: player.name for player_id, player in players.items()}
+        for player_id, name in change.player_names.items():
+            if player_id not in players:
+                raise InvalidChange(
+                    f"Player {player_id} is not in this game.",
+                    {"players": [f"Player {player_id} is not in this game."]},
+                )
+            names[player_id] = name
+        if (clash := first_clash(list(names.values()))) is not None:
+            earlier, later = clash
+            raise InvalidChange(
+                f"The name {later} is the same as {earlier}; give each player a different name.",
+                {"players": [f"{later} is the same name as {earlier}."]},
+            )
+        new_name = bound.game.name if change.name is None else change.name
+        if new_name != bound.game.name or any(players[i].name != n for i, n in names.items()):
+            bound.game.name = new_name
+            for player_id, name in names.items():
+                players[player_id].name = name
+            bound.game.touch()  # only a real change: watching phones keep their ETag
+    return BoundGame.of(bound.game)
+
+
+def delete_game(game_id: str, token: str) -> None:
+    """Delete a game with its rounds."""
+    with writing():
+        db.session.delete(open_game(game_id, token).game)

@@ -1,0 +1,259 @@
+"""Rounds: record the next one (O(1): the running state is kept), correct one, undo the last."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import IdempotencyKey, Round, utcnow
+from ..rules import GameState, RoundConflict, RuleError, get_ruleset
+from ..rules.words import in_context
+from ..serializers import game_body, round_body
+from .errors import (
+    GameOver,
+    KeyReused,
+    NotTheLastRound,
+    RecordingInProgress,
+    RoundNotFound,
+    RoundTaken,
+    WrongRuleset,
+)
+from .games import BoundGame, open_game, read_game
+from .storage import writing
+
+MAX_ROUND_NUMBER = 2**31 - 1  # a larger number cannot be stored, so is never played
+RECORDED = 201  # what the first answer to a key was, as the idempotency table keeps it
+
+
+@dataclass(frozen=True)
+class RecordedRound:
+    """A round as recorded (or as it would be, on a dry run): its number and its Round body."""
+
+    number: int
+    body: dict[str, Any]
+
+
+def request_hash(body: Any) -> str:
+    """A fingerprint of a JSON body that ignores key order and spacing."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def record_round(
+    game_id: str,
+    token: str,
+    ruleset: str,
+    entry: Mapping[str, Any],
+    *,
+    number: int | None = None,
+    idempotency_key: str | None = None,
+    fingerprint: str = "",
+    dry_run: bool = False,
+) -> RecordedRound:
+    """Score and store the next round; with a key already used, the first answer again.
+
+    ``number``, when given, must be the next round's (else another phone took it);
+    ``fingerprint`` is the ``request_hash`` of the body the key came with.
+    """
+    try:
+        with writing(dry_run=dry_run):
+            bound = open_game(game_id, token)
+            if idempotency_key is not None:
+                stored = _stored_answer(game_id, idempotency_key, fingerprint)
+                if stored is not None:
+                    return stored
+            _check_ruleset(bound, ruleset)
+            recorded = _play_next(bound, entry, number, dry_run)
+            if idempotency_key is not None and not dry_run:
+                db.session.add(
+                    IdempotencyKey(
+                        game_id=game_id,
+                        key=idempotency_key,
+                        request_hash=fingerprint,
+                        status=RECORDED,
+                        body=recorded.body,
+                        created_at=utcnow(),
+                    )
+                )
+            return recorded
+    except IntegrityError:
+        raise RecordingInProgress(
+            "This round is being recorded by another request; try again in a moment."
+        ) from None
+
+
+def _play_next(
+    bound: BoundGame, entry: Mapping[str, Any], number: int | None, dry_run: bool
+) -> RecordedRound:
+    """Score the next round from ``entry`` and, unless a dry run, store it with the new state."""
+    if bound.state.finished:
+        raise GameOver("The game is over; undo or correct a round to change it.")
+    expected = bound.state.rounds_played + 1
+    if number is not None and number != expected:
+        raise RoundTaken(
+            f"This is round {expected}, not round {number}; another phone may have recorded "
+            "that round first.",
+            {"number": [f"The next round is {expected}."]},
+        )
+    outcome = bound.rules.play(bound.state, bound.rules.parse_entry(entry))
+    if dry_run:
+        return RecordedRound(expected, {**outcome.result, "dry_run": True})
+    now = utcnow()
+    db.session.add(
+        Round(
+            game_id=bound.game.id,
+            number=expected,
+            entry=dict(entry),
+            result=outcome.result,
+            state_after=outcome.state.to_dict(),
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    bound.keep_state(outcome.state)
+    return RecordedRound(expected, round_body(outcome.result, now))
+
+
+def _stored_answer(game_id: str, key: str, fingerprint: str) -> RecordedRound | None:
+    """The answer first given for ``key``, or ``None`` if the key is new."""
+    stored = db.session.scalars(
+        select(IdempotencyKey).where(IdempotencyKey.game_id == game_id, IdempotencyKey.key == key)
+    ).first()
+    if stored is None:
+        return None
+    if stored.request_hash != fingerprint:
+        raise KeyReused(
+            "This Idempotency-Key was already used for a different round; use a new key.",
+            {"Idempotency-Key": ["Already used with another body."]},
+        )
+    return RecordedRound(stored.body["number"], stored.body)
+
+
+def get_round(game_id: str, number: int) -> dict[str, Any]:
+    """One recorded round's body."""
+    round_ = None
+    if 1 <= number <= MAX_ROUND_NUMBER:
+        round_ = db.session.scalars(
+            select(Round).where(Round.game_id == game_id, Round.number == number)
+        ).first()
+    if round_ is None:
+        read_game(game_id)  # a 404 for the game itself comes first
+        raise RoundNotFound(f"Round {number} has not been played in this game.")
+    return round_body(round_.result, round_.created_at)
+
+
+def list_rounds(game_id: str) -> list[dict[str, Any]]:
+    """Every recorded round's body, in order."""
+    read_game(game_id)
+    rounds = db.session.scalars(
+        select(Round).where(Round.game_id == game_id).order_by(Round.number)
+    )
+    return [round_body(round_.result, round_.created_at) for round_ in rounds]
+
+
+def correct_round(
+    game_id: str,
+    token: str,
+    number: int,
+    ruleset: str,
+    entry: Mapping[str, Any],
+    *,
+    dry_run: bool = False,
+) -> dict[str, Any]:
+    """Replace round ``number``'s entry and score it and every later round again."""
+    with writing(dry_run=dry_run):
+        bound = open_game(game_id, token)
+        _check_ruleset(bound, ruleset)
+        _check_played(bound, number)
+        rounds = db.session.scalars(
+            select(Round)
+            .where(Round.game_id == game_id, Round.number >= number)
+            .order_by(Round.number)
+        ).all()
+        state = _state_before(bound, number)
+        now = utcnow()
+        corrected: dict[str, Any] = {}
+        changed: list[int] = []  # later rounds whose results the correction changes
+        for round_ in rounds:
+            replayed = entry if round_.number == number else round_.entry
+            try:
+                outcome = bound.rules.play(state, bound.rules.parse_entry(replayed))
+            except RuleError as error:
+                if round_.number == number:
+                    raise
+                raise _no_longer_fits(round_.number, error) from None
+            state = outcome.state
+            if round_.number == number:
+                corrected = outcome.result
+            elif outcome.result != round_.result:
+                changed.append(round_.number)
+            if not dry_run:
+                round_.entry = dict(replayed)
+                round_.result = outcome.result
+                round_.state_after = state.to_dict()
+                round_.updated_at = now
+        if dry_run:
+            rescored = {
+                "rounds": len(rounds),
+                "changed": changed,
+                "game": game_body(bound.game, bound.rules, state),
+            }
+            return {**corrected, "dry_run": True, "rescored": rescored}
+        bound.keep_state(state)
+        return round_body(rounds[0].result, rounds[0].created_at)
+
+
+def _no_longer_fits(number: int, error: RuleError) -> RoundConflict:
+    """The conflict of a later round that a correction leaves unplayable."""
+    return RoundConflict(
+        in_context(f"Round {number} no longer fits after this correction", error.message),
+        {"round": number, **error.details},
+    )
+
+
+def undo_round(game_id: str, token: str, number: int) -> None:
+    """Delete the last round, going back to the state before it."""
+    with writing():
+        bound = open_game(game_id, token)
+        _check_played(bound, number)
+        last = bound.state.rounds_played
+        if number != last:
+            raise NotTheLastRound(
+                f"Only the last round ({last}) can be undone; correct round {number} instead."
+            )
+        previous = _state_before(bound, number)
+        db.session.execute(delete(Round).where(Round.game_id == game_id, Round.number == number))
+        bound.keep_state(previous)
+
+
+def _check_ruleset(bound: BoundGame, ruleset: str) -> None:
+    """A ``WrongRuleset`` unless the entry is written for the game's ruleset."""
+    if ruleset != bound.rules.name:
+        other = get_ruleset(ruleset).title
+        raise WrongRuleset(
+            f"This game is {bound.rules.title}, but the round was entered as {other}.",
+            {"ruleset": [f"The game is {bound.rules.title}."]},
+        )
+
+
+def _check_played(bound: BoundGame, number: int) -> None:
+    """A ``RoundNotFound`` unless round ``number`` has been played."""
+    if not 1 <= number <= bound.state.rounds_played:
+        raise RoundNotFound(f"Round {number} has not been played in this game.")
+
+
+def _state_before(bound: BoundGame, number: int) -> GameState:
+    """The running state just before round ``number``."""
+    if number == 1:
+        return bound.initial_state()
+    state_after = db.session.scalars(
+        select(Round.state_after).where(Round.game_id == bound.game.id, Round.number == number - 1)
+    ).one()
+    return bound.rules.state_from_dict(state_after)

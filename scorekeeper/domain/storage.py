@@ -1,0 +1,87 @@
+"""How the domain reaches the database: the SQLAlchemy session, one unit of work per request.
+
+Writes lock the game they change before reading it: ``SELECT ... FOR UPDATE``
+on PostgreSQL, and on SQLite a transaction begun ``IMMEDIATE``, which takes
+the file's write lock up front (a deferred one that reads, then writes, fails
+at once when another writer got in between).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event, select
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import joinedload
+
+from ..extensions import db
+from ..models import Game
+from .errors import GameNotFound
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+SQLITE_PRAGMAS = (
+    f"busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}",
+    "journal_mode = WAL",
+    "synchronous = NORMAL",
+    "foreign_keys = ON",
+)
+
+
+def configure_sqlite(engine: Engine) -> None:
+    """WAL, a busy timeout and foreign keys on ``engine``'s connections; writers begin IMMEDIATE."""
+
+    @event.listens_for(engine, "connect")
+    def _configure(dbapi_connection: Any, connection_record: Any) -> None:
+        dbapi_connection.isolation_level = None  # transactions begin in _begin below
+        cursor = dbapi_connection.cursor()
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        writes = connection.get_execution_options().get("write_lock", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+
+@contextmanager
+def writing(*, dry_run: bool = False) -> Iterator[None]:
+    """A unit of work that writes: committed if the block ends (a dry run is rolled back)."""
+    if db.session().in_transaction():  # a read earlier in this request
+        db.session.rollback()
+    db.session.connection(execution_options={"write_lock": not dry_run})
+    try:
+        yield
+    except BaseException:
+        db.session.rollback()
+        raise
+    if dry_run:
+        db.session.rollback()
+    else:
+        db.session.commit()
+
+
+@contextmanager
+def reading_one_snapshot() -> Iterator[None]:
+    """A unit of work that reads several statements as of one moment."""
+    if db.session().in_transaction():
+        db.session.rollback()
+    if db.engine.dialect.name == "postgresql":  # READ COMMITTED sees each statement anew
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    try:
+        yield
+    finally:
+        db.session.rollback()
+
+
+def find_game(game_id: str, *, lock: bool = False) -> Game:
+    """The game with its players, locked for this unit of work if ``lock``."""
+    query = select(Game).options(joinedload(Game.players)).where(Game.id == game_id)
+    if lock:
+        query = query.with_for_update(of=Game)
+    game = db.session.scalars(query).unique().first()
+    if game is None:
+        raise GameNotFound("There is no game with this id.")
+    return game
