@@ -29,7 +29,7 @@ from .names import first_clash
 from .rules import GameState, RoundConflict, RoundOutcome, RuleError, Ruleset, get_ruleset
 from .rules import Player as SeatedPlayer
 from .security import hash_token, new_game_id, new_token, token_matches
-from .serializers import GameRecord, game_body, round_body, timestamp
+from .serializers import GameRecord, game_body, round_body, round_json, timestamp
 
 MAX_ROUND_NUMBER = 2**31 - 1
 
@@ -435,7 +435,7 @@ def _score_and_store(
         )
     outcome = table.rules.play(table.state, table.rules.parse_entry(data))
     if dry_run:
-        return Answer(200, {**outcome.result, "dry_run": True})
+        return Answer(200, {**round_json(outcome.result), "dry_run": True})
 
     game_id = table.game.id
     now = utcnow()
@@ -446,7 +446,7 @@ def _score_and_store(
             "game_id": game_id,
             "number": expected,
             "entry": data,
-            "result": outcome.result,
+            "result": round_json(outcome.result),
             "state_after": state_after,
             "created_at": now,
             "updated_at": now,
@@ -455,7 +455,9 @@ def _score_and_store(
     transaction.execute(
         UPDATE_GAME_STATE, {"game_id": game_id, "new_state": state_after, "now": now}
     )
-    answer = Answer(201, round_body(outcome.result, now), round_location(game_id, expected))
+    answer = Answer(
+        201, round_body(round_json(outcome.result), now), round_location(game_id, expected)
+    )
     if idempotency_key is not None:
         transaction.execute(
             INSERT_IDEMPOTENCY_KEY,
@@ -556,13 +558,13 @@ def correct_round(
             ) from None
         state = outcome.state
         if round_.number == number:
-            corrected = outcome.result
-        elif outcome.result != round_.result:
+            corrected = round_json(outcome.result)
+        elif round_json(outcome.result) != round_.result:
             changed.append(round_.number)
         if dry_run:
             continue
         round_.entry = entry
-        round_.result = outcome.result
+        round_.result = round_json(outcome.result)
         round_.state_after = state.to_dict()
         round_.updated_at = now
     if dry_run:
@@ -767,7 +769,7 @@ def _replay_export(
                 in_context(f"{where} does not replay", error.message), code="invalid_import"
             ) from None
         recorded = {key: value for key, value in item["round"].items() if key != "created_at"}
-        if outcome.result != recorded:
+        if round_json(outcome.result) != recorded:
             raise Invalid(
                 f"{where} does not match its replay; the export was changed or is damaged.",
                 code="invalid_import",
@@ -850,7 +852,7 @@ def _store_replayed(table: Table[Game], old_ids: list[int], replayed: list[Repla
                     "game_id": table.game.id,
                     "number": number,
                     "entry": table.rules.remap_entry(item.entry, to_new),
-                    "result": _with_ids(item.outcome.result, to_new),
+                    "result": _with_ids(round_json(item.outcome.result), to_new),
                     "state_after": item.outcome.state.to_dict(),
                     "created_at": item.created_at or now,  # when the table played it
                     "updated_at": now,

@@ -13,6 +13,7 @@ from scorekeeper import games
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
 from scorekeeper.rules import RoundConflict, RuleError
+from scorekeeper.serializers import round_json
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Firoz"]
 ALL_CARDS = [
@@ -52,7 +53,7 @@ def assert_stored_results_replay(game_id: str) -> None:
     for expected_number, round_ in enumerate(rounds, start=1):
         assert round_.number == expected_number
         outcome = table.rules.play(state, table.rules.parse_entry(round_.entry))
-        assert outcome.result == round_.result
+        assert round_json(outcome.result) == round_.result
         assert outcome.state.to_dict() == round_.state_after
         state = outcome.state
     assert state.to_dict() == table.game.state
