@@ -15,6 +15,8 @@ from scorekeeper.rules import (
     InvalidOptions,
     Jhyap,
     JhyapEntry,
+    JhyapPlayerResult,
+    JhyapRoundResult,
     NextRound,
     Player,
     RoundOutcome,
@@ -143,6 +145,40 @@ def test_round_result_matches_the_api_example() -> None:
         starter=2,
         winners=(),
     )
+
+
+def test_round_result_is_typed_data() -> None:
+    # The same round as above: play() gives dataclasses, cards as a tuple, the standing typed.
+    game = table(3)
+    before = state((35, 86, 120), dealer=1, starter=2, rounds=4)
+    outcome = play(game, before, C, {A: 17, B: ["KH", "JK", "4S"], C: 3})
+    assert outcome.result == JhyapRoundResult(
+        number=5,
+        dealer=B,
+        starter=C,
+        results=(
+            JhyapPlayerResult(player=A, points=17, score_before=35, score_after=52,
+                              halved=False, eliminated=False, hand=17, cards=None),
+            JhyapPlayerResult(player=B, points=14, score_before=86, score_after=50,
+                              halved=True, eliminated=False, hand=14, cards=("KH", "JK", "4S")),
+            JhyapPlayerResult(player=C, points=0, score_before=120, score_after=120,
+                              halved=False, eliminated=False, hand=3, cards=None),
+        ),
+        standing=Standing("in_progress", NextRound(6, dealer=C, starter=C), ()),
+        caller=C,
+        caller_succeeded=True,
+    )  # fmt: skip
+    assert outcome.result.standing == game.standing(outcome.state)
+    # Key order matters too: stored rounds and exports are compared as written.
+    result = round_json(outcome.result)
+    assert list(result) == [
+        "number", "dealer", "starter", "caller", "caller_succeeded", "results", "game"
+    ]  # fmt: skip
+    assert [list(row) for row in result["results"]] == [[
+        "player", "hand", "cards", "points", "score_before", "score_after", "halved", "eliminated"
+    ]] * 3  # fmt: skip
+    assert list(result["game"]) == ["status", "next_round", "winners"]
+    assert list(result["game"]["next_round"]) == ["number", "dealer", "starter"]
 
 
 def test_results_are_in_seat_order_whatever_the_entry_order() -> None:

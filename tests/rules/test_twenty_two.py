@@ -7,17 +7,22 @@ Cas (13, seat 2), Dee (14, seat 3), Eve (15, seat 4) and Fay (16, seat 5).
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
 from scorekeeper.rules import (
     InvalidOptions,
+    NextRound,
     Play,
     Player,
     RuleError,
+    Standing,
     TwentyTwo,
     TwentyTwoEntry,
+    TwentyTwoPlayerResult,
+    TwentyTwoRoundResult,
     TwentyTwoState,
 )
 from scorekeeper.serializers import player_extra_json, round_json, standing_json
@@ -426,19 +431,54 @@ def test_rule3_entry_is_the_final_trick_in_the_order_played():
 def test_rule3_any_player_may_lead_and_results_come_in_seat_order():
     game = table(3)
     outcome = play(game, game.start(0, None), (CAS, "th"), (ANA, "9C"), (BEN, "4♥"))
-    assert [
-        (r["player"], r["card"], r["points"]) for r in round_json(outcome.result)["results"]
-    ] == [
+    result = round_json(outcome.result)
+    assert [(r["player"], r["card"], r["points"]) for r in result["results"]] == [
         (ANA, "9C", 0),
         (BEN, "4H", 0),
         (CAS, "10H", 10),
     ]
-    assert round_json(outcome.result)["number"] == 1
-    assert (round_json(outcome.result)["dealer"], round_json(outcome.result)["starter"]) == (
-        ANA,
-        BEN,
-    )
-    assert all(r["halved"] is False for r in round_json(outcome.result)["results"])
+    assert result["number"] == 1
+    assert (result["dealer"], result["starter"]) == (ANA, BEN)
+    assert all(r["halved"] is False for r in result["results"])
+
+
+def test_round_result_is_typed_data_and_its_json_is_the_round_resource():
+    game = table(3)
+    outcome = play(game, game.start(0, None), (CAS, "th"), (ANA, "9C"), (BEN, "4♥"))
+    assert outcome.result == TwentyTwoRoundResult(
+        number=1,
+        dealer=ANA,
+        starter=BEN,
+        results=(
+            TwentyTwoPlayerResult(player=ANA, points=0, score_before=0, score_after=0,
+                                  halved=False, eliminated=False, card="9C"),
+            TwentyTwoPlayerResult(player=BEN, points=0, score_before=0, score_after=0,
+                                  halved=False, eliminated=False, card="4H"),
+            TwentyTwoPlayerResult(player=CAS, points=10, score_before=0, score_after=10,
+                                  halved=False, eliminated=False, card="10H"),
+        ),
+        standing=Standing(
+            "in_progress", NextRound(2, dealer=CAS, starter=ANA, cards_each=10, pack=51), ()
+        ),
+        takers=(CAS,),
+        cards_each=7,
+    )  # fmt: skip
+    # Key order matters too: stored rounds and exports are compared as written.
+    assert json.dumps(round_json(outcome.result)) == json.dumps({
+        "number": 1, "dealer": ANA, "starter": BEN, "takers": [CAS], "cards_each": 7,
+        "results": [
+            {"player": ANA, "card": "9C", "points": 0, "score_before": 0, "score_after": 0,
+             "halved": False, "eliminated": False},
+            {"player": BEN, "card": "4H", "points": 0, "score_before": 0, "score_after": 0,
+             "halved": False, "eliminated": False},
+            {"player": CAS, "card": "10H", "points": 10, "score_before": 0, "score_after": 10,
+             "halved": False, "eliminated": False},
+        ],
+        "game": {"status": "in_progress",
+                 "next_round": {"number": 2, "dealer": CAS, "starter": ANA, "cards_each": 10,
+                                "pack": 51},
+                 "winners": []},
+    })  # fmt: skip
 
 
 def test_rule3_only_active_players_are_entered():
