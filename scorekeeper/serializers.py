@@ -1,11 +1,29 @@
-"""Games and rounds as the API shows them (documented by the schemas in ``api/schemas.py``)."""
+"""Games and rounds as the API shows them (documented by the schemas in ``api/schemas.py``).
+
+The rules engine returns typed results; this module alone turns them into
+JSON. Rounds are stored as :func:`round_json` makes them and exports are
+compared with it after a replay, so its keys, their order and its values
+must not change.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from .rules import GameState, Ruleset
+from .rules import (
+    GameState,
+    JhyapPlayerResult,
+    JhyapRoundResult,
+    NextRound,
+    PlayerResult,
+    RoundResult,
+    Ruleset,
+    Standing,
+    TwentyTwoPlayerResult,
+    TwentyTwoRoundResult,
+    TwentyTwoState,
+)
 
 if TYPE_CHECKING:  # the model's attributes only; serialising needs no database
     from .models import Game
@@ -20,7 +38,7 @@ def timestamp(moment: datetime) -> str:
 
 def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
     """The Game resource."""
-    standing = rules.standing(state).to_dict()
+    standing = standing_json(rules.standing(state))
     players = []
     for player in game.players:
         seat = player.seat
@@ -33,7 +51,7 @@ def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
                 "score": state.scores[seat],
                 "eliminated": out is not None,
                 "eliminated_in_round": out,
-                **rules.player_extra(state, seat),
+                **player_extra_json(state, seat),
             }
         )
     return {
@@ -54,3 +72,71 @@ def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
 def round_body(result: dict[str, Any], created_at: datetime) -> dict[str, Any]:
     """The Round resource: the stored result and when it was recorded."""
     return {**result, "created_at": timestamp(created_at)}
+
+
+def round_json(result: RoundResult) -> dict[str, Any]:
+    """A scored round as stored and shown: the Round resource without ``created_at``."""
+    head = {"number": result.number, "dealer": result.dealer, "starter": result.starter}
+    if isinstance(result, JhyapRoundResult):
+        own: dict[str, Any] = {
+            "caller": result.caller,
+            "caller_succeeded": result.caller_succeeded,
+        }
+    elif isinstance(result, TwentyTwoRoundResult):
+        own = {"takers": list(result.takers), "cards_each": result.cards_each}
+    else:
+        raise TypeError(f"no JSON form for {type(result).__name__}")
+    return {
+        **head,
+        **own,
+        "results": [player_result_json(row) for row in result.results],
+        "game": standing_json(result.standing),
+    }
+
+
+def player_result_json(row: PlayerResult) -> dict[str, Any]:
+    """One player's line of a round, the ruleset's own fields after the player's id."""
+    own: dict[str, Any]
+    if isinstance(row, JhyapPlayerResult):
+        own = {"hand": row.hand, "cards": list(row.cards) if row.cards is not None else None}
+    elif isinstance(row, TwentyTwoPlayerResult):
+        own = {"card": row.card}
+    else:
+        raise TypeError(f"no JSON form for {type(row).__name__}")
+    return {
+        "player": row.player,
+        **own,
+        "points": row.points,
+        "score_before": row.score_before,
+        "score_after": row.score_after,
+        "halved": row.halved,
+        "eliminated": row.eliminated,
+    }
+
+
+def standing_json(standing: Standing) -> dict[str, Any]:
+    """The game's status, next round and winners, as a round's ``game`` shows them."""
+    return {
+        "status": standing.status,
+        "next_round": next_round_json(standing.next_round) if standing.next_round else None,
+        "winners": list(standing.winners),
+    }
+
+
+def next_round_json(next_round: NextRound) -> dict[str, Any]:
+    """The coming round, leaving out what the ruleset does not use."""
+    values = {
+        "number": next_round.number,
+        "dealer": next_round.dealer,
+        "starter": next_round.starter,
+        "cards_each": next_round.cards_each,
+        "pack": next_round.pack,
+    }
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def player_extra_json(state: GameState, seat: int) -> dict[str, Any]:
+    """Ruleset-specific fields of a player in the Game resource: a Twenty Two score pile."""
+    if isinstance(state, TwentyTwoState):
+        return {"pile": list(state.piles[seat])}
+    return {}

@@ -14,7 +14,7 @@ from ..models import Round, utcnow
 from ..rules import GameState, RoundOutcome, RuleError, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
 from ..rules.words import in_context
-from ..serializers import game_body, round_body, timestamp
+from ..serializers import game_body, round_body, round_json, standing_json, timestamp
 from .errors import InvalidImport
 from .games import BoundGame, GameSetup, add_game, find_game
 from .storage import reading_one_snapshot, writing
@@ -130,7 +130,7 @@ def _replay(rules: Ruleset, state: GameState, exported: ExportedGame) -> list[_R
         except RuleError as error:
             raise InvalidImport(in_context(f"{where} does not replay", error.message)) from None
         recorded = {key: value for key, value in item.round.items() if key != "created_at"}
-        if outcome.result != recorded:
+        if round_json(outcome.result) != recorded:
             raise InvalidImport(
                 f"{where} does not match its replay; the export was changed or is damaged."
             )
@@ -167,7 +167,7 @@ def _check_times_in_order(created_at: datetime | None, replayed: list[_Replayed]
 
 def _check_final_standing(rules: Ruleset, state: GameState, exported: ExportedGame) -> None:
     """Refuse an export whose game does not stand as its replayed rounds leave it."""
-    standing = rules.standing(state).to_dict()
+    standing = standing_json(rules.standing(state))
     final = {"rounds_played": state.rounds_played, **standing}
     for key, words in GAME_FIELD_WORDS.items():
         if final[key] != exported.game.get(key):
@@ -203,7 +203,7 @@ def _store(bound: BoundGame, old_ids: Sequence[int], replayed: list[_Replayed]) 
                 "game_id": bound.game.id,
                 "number": number,
                 "entry": bound.rules.remap_entry(item.entry, to_new),
-                "result": _with_ids(item.outcome.result, to_new),
+                "result": _with_ids(round_json(item.outcome.result), to_new),
                 "state_after": item.outcome.state.to_dict(),
                 "created_at": item.played_at or now,
                 "updated_at": now,

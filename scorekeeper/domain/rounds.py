@@ -15,7 +15,7 @@ from ..extensions import db
 from ..models import IdempotencyKey, Round, utcnow
 from ..rules import GameState, RoundConflict, RuleError, get_ruleset
 from ..rules.words import in_context
-from ..serializers import game_body, round_body
+from ..serializers import game_body, round_body, round_json
 from .errors import (
     GameOver,
     KeyReused,
@@ -103,22 +103,23 @@ def _play_next(
             {"number": [f"The next round is {expected}."]},
         )
     outcome = bound.rules.play(bound.state, bound.rules.parse_entry(entry))
+    result = round_json(outcome.result)
     if dry_run:
-        return RecordedRound(expected, {**outcome.result, "dry_run": True})
+        return RecordedRound(expected, {**result, "dry_run": True})
     now = utcnow()
     db.session.add(
         Round(
             game_id=bound.game.id,
             number=expected,
             entry=dict(entry),
-            result=outcome.result,
+            result=result,
             state_after=outcome.state.to_dict(),
             created_at=now,
             updated_at=now,
         )
     )
     bound.keep_state(outcome.state)
-    return RecordedRound(expected, round_body(outcome.result, now))
+    return RecordedRound(expected, round_body(result, now))
 
 
 def _stored_answer(game_id: str, key: str, fingerprint: str) -> RecordedRound | None:
@@ -189,14 +190,14 @@ def correct_round(
                 if round_.number == number:
                     raise
                 raise _no_longer_fits(round_.number, error) from None
-            state = outcome.state
+            state, result = outcome.state, round_json(outcome.result)
             if round_.number == number:
-                corrected = outcome.result
-            elif outcome.result != round_.result:
+                corrected = result
+            elif result != round_.result:
                 changed.append(round_.number)
             if not dry_run:
                 round_.entry = dict(replayed)
-                round_.result = outcome.result
+                round_.result = result
                 round_.state_after = state.to_dict()
                 round_.updated_at = now
         if dry_run:

@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
-from .base import GameState, NextRound, OptionSpec, Player, RoundOutcome, Ruleset, Standing
+from .base import (
+    GameState,
+    NextRound,
+    OptionSpec,
+    Player,
+    PlayerResult,
+    RoundOutcome,
+    RoundResult,
+    Ruleset,
+    Standing,
+)
 from .cards import Card, parse_card
 from .errors import InvalidOptions, RoundConflict, RuleError, UnknownRuleset
-from .jhyap import Hand, Jhyap, JhyapEntry
+from .jhyap import Hand, Jhyap, JhyapEntry, JhyapPlayerResult, JhyapRoundResult
 from .registry import RULESETS, get_ruleset
-from .twenty_two import Play, TwentyTwo, TwentyTwoEntry, TwentyTwoState
+from .twenty_two import (
+    Play,
+    TwentyTwo,
+    TwentyTwoEntry,
+    TwentyTwoPlayerResult,
+    TwentyTwoRoundResult,
+    TwentyTwoState,
+)
 
 __all__ = [
     "RULESETS",
@@ -17,17 +34,23 @@ __all__ = [
     "InvalidOptions",
     "Jhyap",
     "JhyapEntry",
+    "JhyapPlayerResult",
+    "JhyapRoundResult",
     "NextRound",
     "OptionSpec",
     "Play",
     "Player",
+    "PlayerResult",
     "RoundConflict",
     "RoundOutcome",
+    "RoundResult",
     "RuleError",
     "Ruleset",
     "Standing",
     "TwentyTwo",
     "TwentyTwoEntry",
+    "TwentyTwoPlayerResult",
+    "TwentyTwoRoundResult",
     "TwentyTwoState",
     "UnknownRuleset",
     "get_ruleset",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -82,36 +82,55 @@ class NextRound:
     dealer: int
     starter: int
     cards_each: int | None = None
+    """Cards dealt to each player, for rulesets that vary it (else ``None``)."""
     pack: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready copy, leaving out what the ruleset does not use."""
-        values = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
-        return {name: value for name, value in values.items() if value is not None}
+    """Cards left to deal from, for rulesets that keep cards out of the pack (else ``None``)."""
 
 
 @dataclass(frozen=True)
 class Standing:
-    """The game's status, next round and winners as they stand."""
+    """The game's status, next round and winners (player ids) as they stand."""
 
     status: str
+    """``in_progress`` or ``finished``."""
     next_round: NextRound | None
     winners: tuple[int, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready copy."""
-        return {
-            "status": self.status,
-            "next_round": self.next_round.to_dict() if self.next_round else None,
-            "winners": list(self.winners),
-        }
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's line in a scored round; each ruleset's subclass adds its own fields."""
+
+    player: int
+    """The player's id."""
+    points: int
+    score_before: int
+    score_after: int
+    halved: bool
+    eliminated: bool
+    """Whether this round eliminated the player."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A scored round; each ruleset's subclass adds its own fields.
+
+    ``dealer`` and ``starter`` are the player ids of the round just scored;
+    ``results`` come in seat order and ``standing`` is the game after the round.
+    """
+
+    number: int
+    dealer: int
+    starter: int
+    results: tuple[PlayerResult, ...]
+    standing: Standing
 
 
 @dataclass(frozen=True)
 class RoundOutcome:
-    """A scored round: its result (JSON-ready) and the state after it."""
+    """A scored round: its result and the state after it."""
 
-    result: dict[str, Any]
+    result: RoundResult
     state: GameState
 
 
@@ -159,6 +178,7 @@ def is_integer(value: Any) -> bool:
 
 
 Entry = TypeVar("Entry")
+Result = TypeVar("Result", bound=RoundResult)
 
 
 class Ruleset(ABC, Generic[Entry]):
@@ -352,10 +372,6 @@ class Ruleset(ABC, Generic[Entry]):
         )
         return state
 
-    def player_extra(self, state: GameState, seat: int) -> dict[str, Any]:
-        """Ruleset-specific fields of a player in the Game resource."""
-        return {}
-
     def remap_entry(self, raw: Mapping[str, Any], player_ids: Mapping[int, int]) -> dict[str, Any]:
         """A JSON entry with its player ids replaced through ``player_ids`` (for imports)."""
         raise NotImplementedError
@@ -429,6 +445,73 @@ class Ruleset(ABC, Generic[Entry]):
                 {field_name: [f"Missing: {', '.join(missing)}."]},
             )
         return seats
+
+    def _state_after(
+        self,
+        state: GameState,
+        seats: Sequence[int],
+        scores: Sequence[int],
+        eliminated: Sequence[int],
+        next_turns: Callable[[GameState], GameState],
+        **extra: Any,
+    ) -> GameState:
+        """The state after a round that played ``seats`` and left these scores and eliminations.
+
+        If the round ends the game the state names its winners; otherwise
+        ``next_turns`` fills in the next dealer and starter (and anything else
+        the ruleset decides once the eliminations are known). ``extra`` holds
+        the ruleset's own state fields.
+        """
+        out, winners, finished = self._finish_round(state, scores, eliminated, seats)
+        after = self.state_class(
+            rounds_played=state.rounds_played + 1,
+            scores=tuple(scores),
+            eliminated_in_round=out,
+            dealer=None,
+            starter=None,
+            winners=winners,
+            **extra,
+        )
+        return after if finished else next_turns(after)
+
+    def _outcome(
+        self,
+        result_class: type[Result],
+        before: GameState,
+        after: GameState,
+        seats: Sequence[int],
+        points: Mapping[int, int],
+        row: Callable[..., PlayerResult],
+        halved: Collection[int] = (),
+        **fields: Any,
+    ) -> RoundOutcome:
+        """The outcome of the round from ``before`` to ``after``, in which ``seats`` played.
+
+        ``row(seat, **shared)`` makes the ruleset's result for ``seat`` from the
+        fields every ruleset shares; ``fields`` are the round's own fields.
+        """
+        assert before.dealer is not None and before.starter is not None
+        results = tuple(
+            row(
+                seat,
+                player=self.players[seat].id,
+                points=points[seat],
+                score_before=before.scores[seat],
+                score_after=after.scores[seat],
+                halved=seat in halved,
+                eliminated=before.is_active(seat) and not after.is_active(seat),
+            )
+            for seat in sorted(seats)
+        )
+        result = result_class(
+            number=after.rounds_played,
+            dealer=self.players[before.dealer].id,
+            starter=self.players[before.starter].id,
+            results=results,
+            standing=self.standing(after),
+            **fields,
+        )
+        return RoundOutcome(result=result, state=after)
 
     def _finish_round(
         self,

@@ -7,7 +7,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import GameState, OptionSpec, RoundOutcome, Ruleset, is_integer
+from .base import (
+    GameState,
+    OptionSpec,
+    PlayerResult,
+    RoundOutcome,
+    RoundResult,
+    Ruleset,
+    is_integer,
+)
 from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
 from .words import count_of
@@ -36,6 +44,26 @@ class JhyapEntry:
 
     caller: int
     hands: tuple[Hand, ...]
+
+
+@dataclass(frozen=True)
+class JhyapPlayerResult(PlayerResult):
+    """A player's line in a Jhyap round, with the hand they held."""
+
+    hand: int
+    """The hand's total."""
+    cards: tuple[str, ...] | None
+    """The hand's cards (canonical codes) when entered as cards, else ``None``."""
+
+
+@dataclass(frozen=True)
+class JhyapRoundResult(RoundResult):
+    """A scored Jhyap round: who called, and whether the call succeeded."""
+
+    results: tuple[JhyapPlayerResult, ...]
+    caller: int
+    """The caller's player id."""
+    caller_succeeded: bool
 
 
 class Jhyap(Ruleset[JhyapEntry]):
@@ -138,50 +166,33 @@ class Jhyap(Ruleset[JhyapEntry]):
                 scores[seat] //= 2
                 halved.add(seat)
         eliminated = [s for s in seats if scores[s] > self.options["elimination_limit"]]
-        out, winners, finished = self._finish_round(state, scores, eliminated, seats)
+        dealer = state.dealer
 
-        new_state = GameState(
-            rounds_played=state.rounds_played + 1,
-            scores=tuple(scores),
-            eliminated_in_round=out,
-            dealer=None,
-            starter=None,
-            winners=winners,
+        def next_turns(after: GameState) -> GameState:
+            next_dealer, next_starter = self._next_turns(after, dealer, totals, caller, catchers)
+            return replace(after, dealer=next_dealer, starter=next_starter)
+
+        new_state = self._state_after(state, seats, scores, eliminated, next_turns)
+        return self._outcome(
+            JhyapRoundResult,
+            state,
+            new_state,
+            seats,
+            points,
+            row=lambda seat, **shared: JhyapPlayerResult(
+                hand=totals[seat], cards=cards.get(seat), **shared
+            ),
+            halved=halved,
+            caller=self.players[caller].id,
+            caller_succeeded=caller_succeeded,
         )
-        if not finished:
-            dealer, starter = self._next_turns(new_state, state.dealer, totals, caller, catchers)
-            new_state = replace(new_state, dealer=dealer, starter=starter)
-
-        results = [
-            {
-                "player": self.players[seat].id,
-                "hand": totals[seat],
-                "cards": cards.get(seat),
-                "points": points[seat],
-                "score_before": state.scores[seat],
-                "score_after": scores[seat],
-                "halved": seat in halved,
-                "eliminated": seat in eliminated,
-            }
-            for seat in sorted(seats)
-        ]
-        result = {
-            "number": new_state.rounds_played,
-            "dealer": self.players[state.dealer].id,
-            "starter": self.players[state.starter].id,
-            "caller": self.players[caller].id,
-            "caller_succeeded": caller_succeeded,
-            "results": results,
-            "game": self.standing(new_state).to_dict(),
-        }
-        return RoundOutcome(result=result, state=new_state)
 
     def _hand_totals(
         self, hands: Sequence[Hand], seats: Sequence[int]
-    ) -> tuple[dict[int, int], dict[int, list[str]]]:
+    ) -> tuple[dict[int, int], dict[int, tuple[str, ...]]]:
         """Each seat's hand total, and the canonical cards of hands entered as cards."""
         totals: dict[int, int] = {}
-        cards: dict[int, list[str]] = {}
+        cards: dict[int, tuple[str, ...]] = {}
         deck_use: Counter[str] = Counter()
 
         def fail(index: int, message: str, problem: str, field_name: str = "total") -> RuleError:
@@ -225,7 +236,7 @@ class Jhyap(Ruleset[JhyapEntry]):
                         "cards",
                     ) from None
             totals[seat] = sum(card_value(card) for card in parsed)
-            cards[seat] = [card.code for card in parsed]
+            cards[seat] = tuple(card.code for card in parsed)
             deck_use.update(cards[seat])
         self._check_deck(deck_use)
         return totals, cards

@@ -6,7 +6,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import GameState, NextRound, OptionSpec, RoundOutcome, Ruleset
+from .base import (
+    GameState,
+    NextRound,
+    OptionSpec,
+    PlayerResult,
+    RoundOutcome,
+    RoundResult,
+    Ruleset,
+)
 from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
 
@@ -45,6 +53,25 @@ class TwentyTwoState(GameState):
     def pack(self) -> int:
         """Cards left to deal from: the deck minus every card kept in a score pile."""
         return DECK_SIZE - sum(len(pile) for pile in self.piles)
+
+
+@dataclass(frozen=True)
+class TwentyTwoPlayerResult(PlayerResult):
+    """A player's line in a Twenty Two round, with the card they played in the final trick."""
+
+    card: str
+    """The card's canonical code."""
+
+
+@dataclass(frozen=True)
+class TwentyTwoRoundResult(RoundResult):
+    """A scored Twenty Two round: who took the final trick, and the round's deal size."""
+
+    results: tuple[TwentyTwoPlayerResult, ...]
+    takers: tuple[int, ...]
+    """Player ids of those who scored the final trick, in the order they played."""
+    cards_each: int
+    """Cards dealt to each player in this round."""
 
 
 class TwentyTwo(Ruleset[TwentyTwoEntry]):
@@ -108,11 +135,6 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
         plays = [{**play, "player": player_ids[play["player"]]} for play in raw["last_trick"]]
         return {**raw, "last_trick": plays}
 
-    def player_extra(self, state: GameState, seat: int) -> dict[str, Any]:
-        """Each player's score pile: the cards they kept."""
-        assert isinstance(state, TwentyTwoState)
-        return {"pile": list(state.piles[seat])}
-
     def play(self, state: GameState, entry: TwentyTwoEntry) -> RoundOutcome:
         """Score one Twenty Two round (rules 4 to 7)."""
         assert isinstance(state, TwentyTwoState)
@@ -138,48 +160,35 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             scores[seat] += points[seat]
             piles[seat].append(card_of[seat].code)
         eliminated = [s for s in takers if scores[s] >= self.options["elimination_limit"]]
-        out, winners, finished = self._finish_round(state, scores, eliminated, seats)
+        # Rules 2 and 6: the (last-played tied) loser deals; the deal follows their card.
+        loser = tied[-1]
 
-        new_state = TwentyTwoState(
-            rounds_played=state.rounds_played + 1,
-            scores=tuple(scores),
-            eliminated_in_round=out,
-            dealer=None,
-            starter=None,
-            winners=winners,
+        def next_turns(after: GameState) -> GameState:
+            assert isinstance(after, TwentyTwoState)
+            starter = self.next_active_seat(after, loser)
+            return self._next_deal(
+                replace(after, dealer=loser, starter=starter), card_value(card_of[loser])
+            )
+
+        new_state = self._state_after(
+            state,
+            seats,
+            scores,
+            eliminated,
+            next_turns,
             piles=tuple(tuple(pile) for pile in piles),
             cards_each=0,
         )
-        if not finished:
-            # Rules 2 and 6: the (last-played tied) loser deals; the deal follows their card.
-            loser = tied[-1]
-            new_state = self._next_deal(
-                replace(new_state, dealer=loser, starter=self.next_active_seat(new_state, loser)),
-                card_value(card_of[loser]),
-            )
-
-        results = [
-            {
-                "player": self.players[seat].id,
-                "card": card_of[seat].code,
-                "points": points[seat],
-                "score_before": state.scores[seat],
-                "score_after": scores[seat],
-                "halved": False,
-                "eliminated": seat in eliminated,
-            }
-            for seat in sorted(seats)
-        ]
-        result = {
-            "number": new_state.rounds_played,
-            "dealer": self.players[state.dealer].id,
-            "starter": self.players[state.starter].id,
-            "takers": [self.players[seat].id for seat in takers],
-            "cards_each": state.cards_each,
-            "results": results,
-            "game": self.standing(new_state).to_dict(),
-        }
-        return RoundOutcome(result=result, state=new_state)
+        return self._outcome(
+            TwentyTwoRoundResult,
+            state,
+            new_state,
+            seats,
+            points,
+            row=lambda seat, **shared: TwentyTwoPlayerResult(card=card_of[seat].code, **shared),
+            takers=tuple(self.players[seat].id for seat in takers),
+            cards_each=state.cards_each,
+        )
 
     def _next_deal(self, state: TwentyTwoState, value: int) -> TwentyTwoState:
         """Rule 2: deal ``value`` cards each, or the pack shared out evenly, never below 1."""

@@ -15,6 +15,8 @@ from scorekeeper.rules import (
     InvalidOptions,
     Jhyap,
     JhyapEntry,
+    JhyapPlayerResult,
+    JhyapRoundResult,
     NextRound,
     Player,
     RoundOutcome,
@@ -24,6 +26,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.jhyap import Hand, card_value
+from scorekeeper.serializers import round_json, standing_json
 
 A, B, C, D, E, F = 11, 22, 33, 44, 55, 66
 PLAYERS = (
@@ -98,7 +101,7 @@ def seat_hands(totals: tuple[int, ...]) -> dict[int, int]:
 
 def results(outcome: RoundOutcome) -> dict[int, dict[str, Any]]:
     """The round's per-player results by player id."""
-    return {row["player"]: row for row in outcome.result["results"]}
+    return {row["player"]: row for row in round_json(outcome.result)["results"]}
 
 
 def rule_error(game: Jhyap, before: GameState, caller: Any, hands: dict[Any, Any]) -> RuleError:
@@ -117,7 +120,7 @@ def test_round_result_matches_the_api_example() -> None:
     game = table(3)
     before = state((35, 86, 120), dealer=1, starter=2, rounds=4)
     outcome = play(game, before, C, {A: 17, B: ["KH", "JK", "4S"], C: 3})
-    assert outcome.result == {
+    assert round_json(outcome.result) == {
         "number": 5,
         "dealer": B,
         "starter": C,
@@ -144,11 +147,45 @@ def test_round_result_matches_the_api_example() -> None:
     )
 
 
+def test_round_result_is_typed_data() -> None:
+    # The same round as above: play() gives dataclasses, cards as a tuple, the standing typed.
+    game = table(3)
+    before = state((35, 86, 120), dealer=1, starter=2, rounds=4)
+    outcome = play(game, before, C, {A: 17, B: ["KH", "JK", "4S"], C: 3})
+    assert outcome.result == JhyapRoundResult(
+        number=5,
+        dealer=B,
+        starter=C,
+        results=(
+            JhyapPlayerResult(player=A, points=17, score_before=35, score_after=52,
+                              halved=False, eliminated=False, hand=17, cards=None),
+            JhyapPlayerResult(player=B, points=14, score_before=86, score_after=50,
+                              halved=True, eliminated=False, hand=14, cards=("KH", "JK", "4S")),
+            JhyapPlayerResult(player=C, points=0, score_before=120, score_after=120,
+                              halved=False, eliminated=False, hand=3, cards=None),
+        ),
+        standing=Standing("in_progress", NextRound(6, dealer=C, starter=C), ()),
+        caller=C,
+        caller_succeeded=True,
+    )  # fmt: skip
+    assert outcome.result.standing == game.standing(outcome.state)
+    # Key order matters too: stored rounds and exports are compared as written.
+    result = round_json(outcome.result)
+    assert list(result) == [
+        "number", "dealer", "starter", "caller", "caller_succeeded", "results", "game"
+    ]  # fmt: skip
+    assert [list(row) for row in result["results"]] == [[
+        "player", "hand", "cards", "points", "score_before", "score_after", "halved", "eliminated"
+    ]] * 3  # fmt: skip
+    assert list(result["game"]) == ["status", "next_round", "winners"]
+    assert list(result["game"]["next_round"]) == ["number", "dealer", "starter"]
+
+
 def test_results_are_in_seat_order_whatever_the_entry_order() -> None:
     game = table(4)
     outcome = play(game, game.start(0, 1), D, {D: 1, B: 9, A: 4, C: ["th", "q♠"]})
-    assert [row["player"] for row in outcome.result["results"]] == [A, B, C, D]
-    assert [row["points"] for row in outcome.result["results"]] == [4, 9, 20, 0]
+    assert [row["player"] for row in round_json(outcome.result)["results"]] == [A, B, C, D]
+    assert [row["points"] for row in round_json(outcome.result)["results"]] == [4, 9, 20, 0]
     assert results(outcome)[C]["cards"] == ["10H", "QS"]
 
 
@@ -197,9 +234,9 @@ def test_rule1_deal_passes_clockwise_to_the_next_active_player(
 ) -> None:
     game = table(n)
     outcome = play(game, state(scores, dealer=dealer), caller, seat_hands(totals))
-    assert outcome.result["dealer"] == IDS[dealer]
+    assert round_json(outcome.result)["dealer"] == IDS[dealer]
     assert outcome.state.dealer == next_dealer
-    assert outcome.result["game"]["next_round"]["dealer"] == IDS[next_dealer]
+    assert round_json(outcome.result)["game"]["next_round"]["dealer"] == IDS[next_dealer]
 
 
 def test_rule1_deal_rotates_round_after_round() -> None:
@@ -208,7 +245,7 @@ def test_rule1_deal_rotates_round_after_round() -> None:
     dealers = []
     for _ in range(4):
         outcome = play(game, current, A, {A: 0, B: 3, C: 4})
-        dealers.append(outcome.result["dealer"])
+        dealers.append(round_json(outcome.result)["dealer"])
         current = outcome.state
     assert dealers == [B, C, A, B]
     assert current.dealer == 2
@@ -221,7 +258,7 @@ def test_rule1_deal_skips_a_player_eliminated_in_an_earlier_round() -> None:
     dealers = []
     for _ in range(4):
         outcome = play(game, current, A, {A: 0, C: 1, D: 1})
-        dealers.append(outcome.result["dealer"])
+        dealers.append(round_json(outcome.result)["dealer"])
         current = outcome.state
     assert dealers == [A, C, D, A]
     assert current.dealer == 2
@@ -243,9 +280,9 @@ def test_rule2_first_starter_is_the_one_the_table_names() -> None:
     )
     assert game.standing(first) == Standing("in_progress", NextRound(1, dealer=A, starter=C), ())
     outcome = play(game, first, C, {A: 9, B: 9, C: 4, D: 9})
-    assert outcome.result["number"] == 1
-    assert outcome.result["dealer"] == A
-    assert outcome.result["starter"] == C
+    assert round_json(outcome.result)["number"] == 1
+    assert round_json(outcome.result)["dealer"] == A
+    assert round_json(outcome.result)["starter"] == C
 
 
 @pytest.mark.parametrize(("n", "dealer", "starter"), [(2, 0, 0), (2, 1, 0), (3, 2, 2), (5, 1, 4)])
@@ -340,8 +377,8 @@ def test_rule3_caller_must_be_within_the_call_limit(
     hands = {A: caller_hand, B: 50, C: 50}
     if allowed:
         outcome = play(game, state((0, 0, 0)), A, hands)
-        assert outcome.result["caller"] == A
-        assert outcome.result["caller_succeeded"] is True
+        assert round_json(outcome.result)["caller"] == A
+        assert round_json(outcome.result)["caller_succeeded"] is True
         assert results(outcome)[A]["points"] == 0
     else:
         error = rule_error(game, state((0, 0, 0)), A, hands)
@@ -402,9 +439,9 @@ def test_rule4_round_points(
 ) -> None:
     game = table(3, halve_at=[], elimination_limit=10000, **options)
     outcome = play(game, state((0, 0, 0)), A, seat_hands(totals))
-    assert outcome.result["caller_succeeded"] is succeeded
-    assert [row["points"] for row in outcome.result["results"]] == list(points)
-    assert [row["hand"] for row in outcome.result["results"]] == list(totals)
+    assert round_json(outcome.result)["caller_succeeded"] is succeeded
+    assert [row["points"] for row in round_json(outcome.result)["results"]] == list(points)
+    assert [row["hand"] for row in round_json(outcome.result)["results"]] == list(totals)
     assert outcome.state.scores == points
 
 
@@ -412,9 +449,11 @@ def test_rule4_points_add_to_the_running_total() -> None:
     game = table(3)
     outcome = play(game, state((40, 12, 7)), B, {A: 20, B: 4, C: 3})
     # Chandra's 3 beats Bikram's call of 4: Bikram scores 30 + 4 = 34.
-    assert outcome.result["caller_succeeded"] is False
+    assert round_json(outcome.result)["caller_succeeded"] is False
     assert outcome.state.scores == (60, 46, 10)
-    assert [(row["score_before"], row["score_after"]) for row in outcome.result["results"]] == [
+    assert [
+        (row["score_before"], row["score_after"]) for row in round_json(outcome.result)["results"]
+    ] == [
         (40, 60),
         (12, 46),
         (7, 10),
@@ -465,9 +504,9 @@ def test_rule5_halving(
     game = table(3, **options)
     outcome = play(game, state(before), A, seat_hands(totals))
     assert outcome.state.scores == after
-    assert tuple(row["halved"] for row in outcome.result["results"]) == halved
-    assert tuple(row["score_after"] for row in outcome.result["results"]) == after
-    assert not any(row["eliminated"] for row in outcome.result["results"])
+    assert tuple(row["halved"] for row in round_json(outcome.result)["results"]) == halved
+    assert tuple(row["score_after"] for row in round_json(outcome.result)["results"]) == after
+    assert not any(row["eliminated"] for row in round_json(outcome.result)["results"])
 
 
 def test_rule5_total_halved_from_200_to_100_becomes_50_next_round_if_still_100() -> None:
@@ -547,7 +586,7 @@ def test_rule6_eliminated_total_is_frozen_and_the_player_is_left_out() -> None:
     assert first.state.eliminated_in_round == (None, 1, None)
 
     second = play(game, first.state, C, {A: 9, C: 2})
-    assert [row["player"] for row in second.result["results"]] == [A, C]
+    assert [row["player"] for row in round_json(second.result)["results"]] == [A, C]
     assert second.state.scores == (9, 201, 7)
     assert second.state.eliminated_in_round == (None, 1, None)
 
@@ -618,7 +657,7 @@ def test_rule7_next_starter_is_the_lowest_active_hand(
     game = table(n)
     outcome = play(game, state(before, dealer=dealer), caller, seat_hands(totals))
     assert outcome.state.starter == starter
-    assert outcome.result["game"]["next_round"]["starter"] == IDS[starter]
+    assert round_json(outcome.result)["game"]["next_round"]["starter"] == IDS[starter]
 
 
 def test_rule7_tie_uses_this_rounds_dealer_not_the_next_one() -> None:
@@ -718,7 +757,7 @@ def test_rule7_round_winner_starts_under_option_next_starter(
         outcome = play(game, state(before, dealer=dealer), caller, seat_hands(totals))
         assert not outcome.state.finished
         assert outcome.state.starter == starter, convention
-        assert outcome.result["game"]["next_round"]["starter"] == IDS[starter]
+        assert round_json(outcome.result)["game"]["next_round"]["starter"] == IDS[starter]
         assert outcome.state.is_active(starter)
         # The option moves only the start: the deal passes to the dealer's left as ever.
         assert outcome.state.dealer == game.next_active_seat(outcome.state, dealer)
@@ -759,7 +798,11 @@ def test_rule8_last_active_player_wins() -> None:
     )
     assert outcome.state.finished
     assert game.standing(outcome.state) == Standing("finished", None, (A,))
-    assert outcome.result["game"] == {"status": "finished", "next_round": None, "winners": [A]}
+    assert round_json(outcome.result)["game"] == {
+        "status": "finished",
+        "next_round": None,
+        "winners": [A],
+    }
 
 
 def test_rule8_last_active_wins_even_with_more_points_than_a_player_out_earlier() -> None:
@@ -769,7 +812,7 @@ def test_rule8_last_active_wins_even_with_more_points_than_a_player_out_earlier(
     assert outcome.state.scores == (150, 230, 205)
     assert outcome.state.eliminated_in_round == (None, 1, 2)
     assert outcome.state.winners == (0,)
-    assert outcome.result["game"]["winners"] == [A]
+    assert round_json(outcome.result)["game"]["winners"] == [A]
 
 
 def test_rule8_round_that_eliminates_everyone_left_gives_the_lowest_total_the_win() -> None:
@@ -798,7 +841,11 @@ def test_rule8_equal_lowest_totals_share_the_win(hands: dict[int, int]) -> None:
     assert outcome.state.eliminated_in_round == (1, 1, 1)
     assert outcome.state.scores == (215, 201, 201)
     assert outcome.state.winners == (1, 2)
-    assert outcome.result["game"] == {"status": "finished", "next_round": None, "winners": [B, C]}
+    assert round_json(outcome.result)["game"] == {
+        "status": "finished",
+        "next_round": None,
+        "winners": [B, C],
+    }
 
 
 def test_rule8_two_players_out_together_with_equal_totals_share() -> None:
@@ -844,7 +891,7 @@ def test_rule8_a_full_game_from_start_to_finish() -> None:
         current = outcome.state
     assert current.eliminated_in_round == (3, None)
     assert current.winners == (1,)
-    assert game.standing(current).to_dict() == {
+    assert standing_json(game.standing(current)) == {
         "status": "finished",
         "next_round": None,
         "winners": [B],
@@ -1160,8 +1207,8 @@ def test_card_values(card: str, value: int) -> None:
 def test_caller_hand_by_cards_counts_for_the_call() -> None:
     # Asha calls with A + 2 + joker = 3; Bikram's 2 + joker = 2 beats her.
     outcome = play(table(3), state((0, 0, 0)), A, {A: ["AS", "2H", "JK"], B: ["2C", "x"], C: 30})
-    assert outcome.result["caller_succeeded"] is False
-    assert [row["points"] for row in outcome.result["results"]] == [33, 2, 30]
+    assert round_json(outcome.result)["caller_succeeded"] is False
+    assert [row["points"] for row in round_json(outcome.result)["results"]] == [33, 2, 30]
 
 
 @pytest.mark.parametrize("count", [0, 6, 7])

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules import GameState, Jhyap, Player, RoundOutcome, RuleError
 from scorekeeper.rules.cards import RANKS, SUITS, parse_card
 from scorekeeper.rules.jhyap import card_value
+from scorekeeper.serializers import round_json, standing_json
 
 SETTINGS = settings(max_examples=200, deadline=None)
 MAX_ROUNDS = 20
@@ -257,8 +258,8 @@ def test_engine_matches_a_reference_model(played: PlayedGame) -> None:
     ):
         expected = expected_round(game, before, entry)
         assert outcome.state == expected["state"]
-        assert outcome.result["caller_succeeded"] is expected["caller_succeeded"]
-        rows = {game.seat_of(row["player"]): row for row in outcome.result["results"]}
+        assert round_json(outcome.result)["caller_succeeded"] is expected["caller_succeeded"]
+        rows = {game.seat_of(row["player"]): row for row in round_json(outcome.result)["results"]}
         assert sorted(rows) == sorted(expected["totals"])
         for seat, row in rows.items():
             assert row["hand"] == expected["totals"][seat]
@@ -277,7 +278,7 @@ def test_total_is_round_points_minus_what_halvings_removed(played: PlayedGame) -
     points = [0] * count
     removed = [0] * count
     for outcome in played.outcomes:
-        for row in outcome.result["results"]:
+        for row in round_json(outcome.result)["results"]:
             seat = game.seat_of(row["player"])
             reached = row["score_before"] + row["points"]
             points[seat] += row["points"]
@@ -298,13 +299,15 @@ def test_eliminated_player_never_appears_in_a_later_round(played: PlayedGame) ->
     game = played.table()
     states = played.states()
     for number, outcome in enumerate(played.outcomes, start=1):
-        for row in outcome.result["results"]:
+        for row in round_json(outcome.result)["results"]:
             if not row["eliminated"]:
                 continue
             seat = game.seat_of(row["player"])
             assert outcome.state.eliminated_in_round[seat] == number
             for later_number, later in enumerate(played.outcomes[number:], start=number + 1):
-                assert row["player"] not in [r["player"] for r in later.result["results"]]
+                assert row["player"] not in [
+                    r["player"] for r in round_json(later.result)["results"]
+                ]
                 assert later.state.scores[seat] == row["score_after"]
                 assert later.state.eliminated_in_round[seat] == number
                 # Entering them in that later round is refused, naming them.
@@ -329,7 +332,7 @@ def test_game_ends_exactly_when_at_most_one_player_is_active(played: PlayedGame)
         standing = game.standing(after)
         assert (standing.status == "finished") is (len(active) <= 1)
         assert after.finished is (len(active) <= 1)
-        assert outcome.result["game"] == standing.to_dict()
+        assert round_json(outcome.result)["game"] == standing_json(standing)
         if len(active) == 1:
             assert after.winners == (active[0],)
         elif not active:
@@ -362,7 +365,7 @@ def test_replaying_the_entries_reproduces_every_result(played: PlayedGame) -> No
     assert state == played.first()
     for entry, recorded in zip(played.entries, played.outcomes, strict=True):
         replayed = game.play(state, game.parse_entry(copy.deepcopy(entry)))
-        assert replayed.result == recorded.result
+        assert round_json(replayed.result) == round_json(recorded.result)
         assert replayed.state == recorded.state
         state = replayed.state
     # The same round scored twice from the same state gives the same outcome, and
@@ -389,7 +392,7 @@ def test_state_round_trips_through_to_dict(played: PlayedGame) -> None:
         assert isinstance(rebuilt.winners, tuple)
         assert hash(rebuilt) == hash(state)
     for outcome in played.outcomes:
-        assert json.loads(json.dumps(outcome.result)) == outcome.result
+        assert json.loads(json.dumps(round_json(outcome.result))) == round_json(outcome.result)
 
 
 @SETTINGS
@@ -397,10 +400,10 @@ def test_state_round_trips_through_to_dict(played: PlayedGame) -> None:
 def test_round_winner_after_a_successful_call_is_the_caller(played: PlayedGame) -> None:
     game = played.table()
     for outcome in played.outcomes:
-        caller = game.seat_of(outcome.result["caller"])
+        caller = game.seat_of(round_json(outcome.result)["caller"])
         assert caller is not None
         after = outcome.state
-        if outcome.result["caller_succeeded"]:
+        if round_json(outcome.result)["caller_succeeded"]:
             # A successful caller scores 0 and is never knocked out by it.
             assert after.is_active(caller)
             if not after.finished and game.options["next_starter"] == "round_winner":
@@ -433,7 +436,10 @@ def test_lowest_hand_is_the_default_and_round_winner_only_moves_the_start(
         }
         assert outcomes["absent"] == outcomes["lowest_hand"]
         for name in ("lowest_hand", "round_winner"):
-            assert outcomes[name].result["results"] == outcomes["absent"].result["results"]
+            assert (
+                round_json(outcomes[name].result)["results"]
+                == round_json(outcomes["absent"].result)["results"]
+            )
             after, absent = outcomes[name].state, outcomes["absent"].state
             assert (after.scores, after.eliminated_in_round, after.winners, after.dealer) == (
                 absent.scores,

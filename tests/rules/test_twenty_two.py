@@ -7,19 +7,25 @@ Cas (13, seat 2), Dee (14, seat 3), Eve (15, seat 4) and Fay (16, seat 5).
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
 from scorekeeper.rules import (
     InvalidOptions,
+    NextRound,
     Play,
     Player,
     RuleError,
+    Standing,
     TwentyTwo,
     TwentyTwoEntry,
+    TwentyTwoPlayerResult,
+    TwentyTwoRoundResult,
     TwentyTwoState,
 )
+from scorekeeper.serializers import player_extra_json, round_json, standing_json
 
 NAMES = ("Ana", "Ben", "Cas", "Dee", "Eve", "Fay")
 PLAYERS = tuple(Player(11 + seat, name) for seat, name in enumerate(NAMES))
@@ -80,7 +86,7 @@ def mid_game(
 
 def row(outcome, player_id: int) -> dict:
     """The result row of one player."""
-    (found,) = [r for r in outcome.result["results"] if r["player"] == player_id]
+    (found,) = [r for r in round_json(outcome.result)["results"] if r["player"] == player_id]
     return found
 
 
@@ -109,7 +115,7 @@ def test_rule1_first_dealer_as_given_and_starter_at_dealers_left(count, dealer, 
     assert state.scores == (0,) * count
     nxt = game.next_round(state)
     assert (nxt.number, nxt.dealer, nxt.starter) == (1, 11 + dealer, 11 + starter)
-    assert game.standing(state).to_dict()["status"] == "in_progress"
+    assert standing_json(game.standing(state))["status"] == "in_progress"
 
 
 @pytest.mark.parametrize("starter", [0, 1, 2])
@@ -146,7 +152,7 @@ def test_rule2_first_deal_option(first_deal):
     game = table(4, first_deal=first_deal)
     assert game.next_round(game.start(0, None)).cards_each == first_deal
     outcome = play(game, game.start(0, None), (BEN, "9C"), (CAS, "KD"), (DEE, "4H"), (ANA, "2S"))
-    assert outcome.result["cards_each"] == first_deal
+    assert round_json(outcome.result)["cards_each"] == first_deal
 
 
 # (loser's card, points it scores and cards dealt next) with 3 players and a pack of 51 (cap 17).
@@ -172,7 +178,7 @@ def test_rule2_next_deal_is_point_value_of_losers_card(card, value):
     outcome = play(game, game.start(0, None), (BEN, "2C"), (CAS, card), (ANA, "2D"))
     nxt = game.standing(outcome.state).next_round
     assert (nxt.number, nxt.dealer, nxt.cards_each, nxt.pack) == (2, CAS, value, 51)
-    assert outcome.result["cards_each"] == 7
+    assert round_json(outcome.result)["cards_each"] == 7
 
 
 def test_rule2_a_two_deals_two_cards():
@@ -246,13 +252,13 @@ def test_rule2_empty_pack_the_piles_go_back_at_the_exact_round():
     # Round 6: Ben takes with AS (+11). Pack 52 - 50 = 2 < 3 players: the piles go back;
     # pack 52 again, and the ace deals min(11, floor(52 / 3) = 17) = 11 cards each.
     outcome = play(game, state, (BEN, "AS"), (CAS, "2C"), (ANA, "3C"))
-    assert outcome.result["cards_each"] == 1
-    assert outcome.result["takers"] == [BEN]
+    assert round_json(outcome.result)["cards_each"] == 1
+    assert round_json(outcome.result)["takers"] == [BEN]
     assert (row(outcome, BEN)["points"], row(outcome, BEN)["score_after"]) == (11, 11)
     assert outcome.state.scores == (0, 11, 364)
     assert outcome.state.piles == ((), (), ())
-    assert [game.player_extra(outcome.state, seat) for seat in range(3)] == [{"pile": []}] * 3
-    assert outcome.result["game"]["next_round"] == {
+    assert [player_extra_json(outcome.state, seat) for seat in range(3)] == [{"pile": []}] * 3
+    assert round_json(outcome.result)["game"]["next_round"] == {
         "number": 7, "dealer": BEN, "starter": CAS, "cards_each": 11, "pack": 52,
     }  # fmt: skip
     # Round 7: AS, kept by Ben until the piles went back, is played again; Cas takes it.
@@ -403,10 +409,10 @@ def test_rule2_deal_follows_each_losers_card_over_several_rounds():
     game = table(3)
     state = game.start(0, None)
     first = play(game, state, (BEN, "9C"), (CAS, "KD"), (ANA, "4H"))
-    assert first.result["cards_each"] == 7
+    assert round_json(first.result)["cards_each"] == 7
     assert game.next_round(first.state).cards_each == 10
     second = play(game, first.state, (ANA, "5S"), (BEN, "8S"), (CAS, "6D"))
-    assert second.result["cards_each"] == 10
+    assert round_json(second.result)["cards_each"] == 10
     nxt = game.next_round(second.state)
     assert (nxt.number, nxt.dealer, nxt.starter, nxt.cards_each, nxt.pack) == (3, BEN, CAS, 8, 50)
 
@@ -425,14 +431,54 @@ def test_rule3_entry_is_the_final_trick_in_the_order_played():
 def test_rule3_any_player_may_lead_and_results_come_in_seat_order():
     game = table(3)
     outcome = play(game, game.start(0, None), (CAS, "th"), (ANA, "9C"), (BEN, "4♥"))
-    assert [(r["player"], r["card"], r["points"]) for r in outcome.result["results"]] == [
+    result = round_json(outcome.result)
+    assert [(r["player"], r["card"], r["points"]) for r in result["results"]] == [
         (ANA, "9C", 0),
         (BEN, "4H", 0),
         (CAS, "10H", 10),
     ]
-    assert outcome.result["number"] == 1
-    assert (outcome.result["dealer"], outcome.result["starter"]) == (ANA, BEN)
-    assert all(r["halved"] is False for r in outcome.result["results"])
+    assert result["number"] == 1
+    assert (result["dealer"], result["starter"]) == (ANA, BEN)
+    assert all(r["halved"] is False for r in result["results"])
+
+
+def test_round_result_is_typed_data_and_its_json_is_the_round_resource():
+    game = table(3)
+    outcome = play(game, game.start(0, None), (CAS, "th"), (ANA, "9C"), (BEN, "4♥"))
+    assert outcome.result == TwentyTwoRoundResult(
+        number=1,
+        dealer=ANA,
+        starter=BEN,
+        results=(
+            TwentyTwoPlayerResult(player=ANA, points=0, score_before=0, score_after=0,
+                                  halved=False, eliminated=False, card="9C"),
+            TwentyTwoPlayerResult(player=BEN, points=0, score_before=0, score_after=0,
+                                  halved=False, eliminated=False, card="4H"),
+            TwentyTwoPlayerResult(player=CAS, points=10, score_before=0, score_after=10,
+                                  halved=False, eliminated=False, card="10H"),
+        ),
+        standing=Standing(
+            "in_progress", NextRound(2, dealer=CAS, starter=ANA, cards_each=10, pack=51), ()
+        ),
+        takers=(CAS,),
+        cards_each=7,
+    )  # fmt: skip
+    # Key order matters too: stored rounds and exports are compared as written.
+    assert json.dumps(round_json(outcome.result)) == json.dumps({
+        "number": 1, "dealer": ANA, "starter": BEN, "takers": [CAS], "cards_each": 7,
+        "results": [
+            {"player": ANA, "card": "9C", "points": 0, "score_before": 0, "score_after": 0,
+             "halved": False, "eliminated": False},
+            {"player": BEN, "card": "4H", "points": 0, "score_before": 0, "score_after": 0,
+             "halved": False, "eliminated": False},
+            {"player": CAS, "card": "10H", "points": 10, "score_before": 0, "score_after": 10,
+             "halved": False, "eliminated": False},
+        ],
+        "game": {"status": "in_progress",
+                 "next_round": {"number": 2, "dealer": CAS, "starter": ANA, "cards_each": 10,
+                                "pack": 51},
+                 "winners": []},
+    })  # fmt: skip
 
 
 def test_rule3_only_active_players_are_entered():
@@ -440,7 +486,7 @@ def test_rule3_only_active_players_are_entered():
     first = play(game, game.start(0, None), (BEN, "AS"), (CAS, "2C"), (ANA, "3C"))
     assert first.state.active_seats() == [0, 2]
     second = play(game, first.state, (CAS, "5D"), (ANA, "6D"))
-    assert [r["player"] for r in second.result["results"]] == [ANA, CAS]
+    assert [r["player"] for r in round_json(second.result)["results"]] == [ANA, CAS]
     assert second.state.scores == (6, 11, 0)
 
 
@@ -451,7 +497,7 @@ def test_rule3_only_active_players_are_entered():
 def test_rule4_highest_rank_takes_and_scores_its_point_value(card, value):
     game = table(3)
     outcome = play(game, game.start(0, None), (BEN, "2C"), (CAS, card), (ANA, "2D"))
-    assert outcome.result["takers"] == [CAS]
+    assert round_json(outcome.result)["takers"] == [CAS]
     assert outcome.state.scores == (0, 0, value)
     assert outcome.state.piles == ((), (), (card,))
     assert (row(outcome, CAS)["points"], row(outcome, CAS)["score_after"]) == (value, value)
@@ -471,7 +517,7 @@ def test_rule4_highest_rank_takes_and_scores_its_point_value(card, value):
 def test_rule4_rank_order_two_low_ace_high(cards, taker):
     game = table(3)
     outcome = play(game, game.start(2, None), *zip((ANA, BEN, CAS), cards, strict=True))
-    assert outcome.result["takers"] == [taker]
+    assert round_json(outcome.result)["takers"] == [taker]
     assert outcome.state.piles[taker - 11] == (cards[taker - 11],)
 
 
@@ -490,17 +536,17 @@ def test_rule4_tie_under_tied_only_the_tied_players_score():
     game = table(4)
     assert game.options["tie_scores"] == "tied"
     outcome = play(game, game.start(0, None), (BEN, "KD"), (CAS, "5H"), (DEE, "KS"), (ANA, "3C"))
-    assert outcome.result["takers"] == [BEN, DEE]
+    assert round_json(outcome.result)["takers"] == [BEN, DEE]
     assert outcome.state.scores == (0, 10, 0, 10)
     assert outcome.state.piles == ((), ("KD",), (), ("KS",))
-    assert [r["points"] for r in outcome.result["results"]] == [0, 10, 0, 10]
+    assert [r["points"] for r in round_json(outcome.result)["results"]] == [0, 10, 0, 10]
     assert game.next_round(outcome.state).pack == 50
 
 
 def test_rule4_tie_under_all_every_player_in_the_trick_scores():
     game = table(4, tie_scores="all")
     outcome = play(game, game.start(0, None), (BEN, "KD"), (CAS, "5H"), (DEE, "KS"), (ANA, "3C"))
-    assert outcome.result["takers"] == [BEN, CAS, DEE, ANA]
+    assert round_json(outcome.result)["takers"] == [BEN, CAS, DEE, ANA]
     assert outcome.state.scores == (3, 10, 5, 10)
     assert outcome.state.piles == (("3C",), ("KD",), ("5H",), ("KS",))
     assert game.next_round(outcome.state).pack == 48
@@ -509,7 +555,7 @@ def test_rule4_tie_under_all_every_player_in_the_trick_scores():
 def test_rule4_under_all_without_a_tie_only_the_highest_scores():
     game = table(4, tie_scores="all")
     outcome = play(game, game.start(0, None), (BEN, "KD"), (CAS, "5H"), (DEE, "AS"), (ANA, "3C"))
-    assert outcome.result["takers"] == [DEE]
+    assert round_json(outcome.result)["takers"] == [DEE]
     assert outcome.state.scores == (0, 0, 0, 11)
     assert game.next_round(outcome.state).pack == 51
 
@@ -517,14 +563,14 @@ def test_rule4_under_all_without_a_tie_only_the_highest_scores():
 def test_rule4_a_tie_below_the_highest_rank_is_no_tie():
     game = table(4, tie_scores="all")
     outcome = play(game, game.start(0, None), (BEN, "5D"), (CAS, "5H"), (DEE, "9S"), (ANA, "3C"))
-    assert outcome.result["takers"] == [DEE]
+    assert round_json(outcome.result)["takers"] == [DEE]
     assert outcome.state.scores == (0, 0, 0, 9)
 
 
 def test_rule4_three_way_tie_under_tied():
     game = table(4)
     outcome = play(game, game.start(0, None), (BEN, "7D"), (CAS, "7H"), (DEE, "2S"), (ANA, "7C"))
-    assert outcome.result["takers"] == [BEN, CAS, ANA]
+    assert round_json(outcome.result)["takers"] == [BEN, CAS, ANA]
     assert outcome.state.scores == (7, 7, 7, 0)
     nxt = game.next_round(outcome.state)
     assert (nxt.dealer, nxt.starter, nxt.cards_each, nxt.pack) == (ANA, BEN, 7, 49)
@@ -568,7 +614,7 @@ def test_rule5_only_takers_can_be_eliminated():
     outcome = play(game, state, (BEN, "2C"), (CAS, "3C"), (ANA, "4C"))
     assert outcome.state.scores == (4, 21, 20)
     assert outcome.state.active_seats() == [0, 1, 2]
-    assert [r["eliminated"] for r in outcome.result["results"]] == [False, False, False]
+    assert [r["eliminated"] for r in round_json(outcome.result)["results"]] == [False, False, False]
 
 
 def test_rule5_eliminated_player_keeps_frozen_total_and_pile():
@@ -624,7 +670,7 @@ def test_rule6_eliminated_loser_still_deals_and_left_active_seat_leads():
     state = mid_game(game, {1: ["KS", "5S"]}, rounds_played=2)
     outcome = play(game, state, (BEN, "QH"), (CAS, "2C"), (ANA, "3C"))
     assert outcome.state.eliminated_in_round == (None, 3, None)
-    standing = game.standing(outcome.state).to_dict()
+    standing = standing_json(game.standing(outcome.state))
     assert standing == {
         "status": "in_progress",
         "next_round": {"number": 4, "dealer": BEN, "starter": CAS, "cards_each": 10, "pack": 49},
@@ -632,9 +678,9 @@ def test_rule6_eliminated_loser_still_deals_and_left_active_seat_leads():
     }
     # The next round is played by Cas and Ana only, with Ben recorded as its dealer.
     after = play(game, outcome.state, (CAS, "9D"), (ANA, "8D"))
-    assert (after.result["dealer"], after.result["starter"]) == (BEN, CAS)
-    assert after.result["cards_each"] == 10
-    assert [r["player"] for r in after.result["results"]] == [ANA, CAS]
+    assert (round_json(after.result)["dealer"], round_json(after.result)["starter"]) == (BEN, CAS)
+    assert round_json(after.result)["cards_each"] == 10
+    assert [r["player"] for r in round_json(after.result)["results"]] == [ANA, CAS]
     nxt = game.next_round(after.state)
     assert (nxt.dealer, nxt.starter, nxt.cards_each, nxt.pack) == (CAS, ANA, 9, 48)
 
@@ -687,8 +733,12 @@ def test_rule7_last_active_player_wins():
     assert outcome.state.finished
     assert (outcome.state.dealer, outcome.state.starter) == (None, None)
     assert outcome.state.winners == (1,)
-    assert outcome.result["game"] == {"status": "finished", "next_round": None, "winners": [BEN]}
-    assert game.standing(outcome.state).to_dict() == outcome.result["game"]
+    assert round_json(outcome.result)["game"] == {
+        "status": "finished",
+        "next_round": None,
+        "winners": [BEN],
+    }
+    assert standing_json(game.standing(outcome.state)) == round_json(outcome.result)["game"]
 
 
 def test_rule7_game_goes_on_while_two_are_active():
@@ -697,8 +747,8 @@ def test_rule7_game_goes_on_while_two_are_active():
     outcome = play(game, state, (BEN, "2C"), (CAS, "2D"), (ANA, "3H"))
     assert outcome.state.active_seats() == [1, 2]
     assert not outcome.state.finished
-    assert outcome.result["game"]["status"] == "in_progress"
-    assert outcome.result["game"]["winners"] == []
+    assert round_json(outcome.result)["game"]["status"] == "in_progress"
+    assert round_json(outcome.result)["game"]["winners"] == []
 
 
 def test_rule7_last_active_wins_even_with_the_highest_total():
@@ -708,7 +758,11 @@ def test_rule7_last_active_wins_even_with_the_highest_total():
     assert state.scores == (12, 12, 21)
     outcome = play(game, state, (BEN, "KH"), (CAS, "2C"), (ANA, "KC"))
     assert outcome.state.scores == (22, 22, 21)
-    assert outcome.result["game"] == {"status": "finished", "next_round": None, "winners": [CAS]}
+    assert round_json(outcome.result)["game"] == {
+        "status": "finished",
+        "next_round": None,
+        "winners": [CAS],
+    }
 
 
 @pytest.mark.parametrize(
@@ -736,7 +790,7 @@ def test_rule7_round_eliminating_everyone_left_lowest_total_wins(
     outcome = play(game, state, *plays)
     assert outcome.state.scores == scores
     assert outcome.state.active_seats() == []
-    game_after = outcome.result["game"]
+    game_after = round_json(outcome.result)["game"]
     assert (game_after["status"], game_after["next_round"]) == ("finished", None)
     # The spec fixes who shares the win, not the order the ids are listed in.
     assert sorted(game_after["winners"]) == winners
@@ -939,7 +993,7 @@ def test_players_outside_two_to_six_rejected(count):
 def test_player_extra_is_the_score_pile():
     game = table(3)
     outcome = play(game, game.start(0, None), (BEN, "KD"), (CAS, "5H"), (ANA, "4H"))
-    assert [game.player_extra(outcome.state, seat) for seat in range(3)] == [
+    assert [player_extra_json(outcome.state, seat) for seat in range(3)] == [
         {"pile": []},
         {"pile": ["KD"]},
         {"pile": []},

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import Player, RoundOutcome, RuleError, TwentyTwo, TwentyTwoState
+from scorekeeper.serializers import round_json, standing_json
 
 VALUE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
          "J": 10, "Q": 10, "K": 10, "A": 11}  # fmt: skip
@@ -127,14 +128,14 @@ def test_score_equals_point_values_of_every_card_taken(script):
     """A score is every card its owner took; a pile, those taken since the piles last went back."""
     taken_points = [0] * len(script.players)
     for before, trick, outcome, after in rounds(script):
-        takers = set(outcome.result["takers"])
+        takers = set(round_json(outcome.result)["takers"])
         for seat, code in trick:
             if script.players[seat].id in takers:
                 taken_points[seat] += value(code)
         assert list(after.scores) == taken_points
         for seat, pile in enumerate(after.piles):
             assert after.scores[seat] >= sum(value(code) for code in pile)
-        for row in outcome.result["results"]:
+        for row in round_json(outcome.result)["results"]:
             seat = next(s for s, p in enumerate(script.players) if p.id == row["player"])
             assert row["score_before"] == before.scores[seat]
             assert row["score_after"] == after.scores[seat] == row["score_before"] + row["points"]
@@ -157,7 +158,7 @@ def test_pack_is_52_minus_the_cards_kept(script):
         assert state.pack == 52 - kept
         if not state.finished:
             assert game.next_round(state).pack == 52 - kept
-            assert game.standing(state).to_dict()["next_round"]["pack"] == 52 - kept
+            assert standing_json(game.standing(state))["next_round"]["pack"] == 52 - kept
 
 
 @PROPERTY_SETTINGS
@@ -187,7 +188,7 @@ def test_no_card_is_kept_twice(script):
     final = script.states[-1]
     taken: list[list[str]] = [[] for _ in script.players]
     for _, trick, outcome, after in rounds(script):
-        taker_ids = set(outcome.result["takers"])
+        taker_ids = set(round_json(outcome.result)["takers"])
         for seat, code in sorted(trick):
             if script.players[seat].id in taker_ids:
                 taken[seat].append(code)
@@ -263,8 +264,8 @@ def test_engine_matches_a_reference_model(script):
         top = max(rank_order(code) for _, code in trick)
         tied = [seat for seat, code in trick if rank_order(code) == top]
         takers = [seat for seat, _ in trick] if tie_all and len(tied) > 1 else tied
-        assert outcome.result["takers"] == [script.players[s].id for s in takers]
-        assert outcome.result["cards_each"] == before.cards_each
+        assert round_json(outcome.result)["takers"] == [script.players[s].id for s in takers]
+        assert round_json(outcome.result)["cards_each"] == before.cards_each
         kept_now = [list(pile) for pile in before.piles]
         for seat, code in trick:
             if seat in takers:
@@ -298,7 +299,7 @@ def test_replay_from_start_is_deterministic(script):
     assert state == script.states[0]
     for raw, outcome in zip(script.entries, script.outcomes, strict=True):
         again = game.play(state, game.parse_entry(json.loads(json.dumps(raw))))
-        assert again.result == outcome.result
+        assert round_json(again.result) == round_json(outcome.result)
         assert again.state == outcome.state
         state = again.state
     assert state == script.states[-1]
@@ -324,12 +325,12 @@ def test_state_round_trips_through_dict_and_json(script):
 @given(scripts())
 def test_results_list_each_active_player_once_in_seat_order(script):
     for before, trick, outcome, _ in rounds(script):
-        ids = [row["player"] for row in outcome.result["results"]]
+        ids = [row["player"] for row in round_json(outcome.result)["results"]]
         assert ids == [script.players[s].id for s in sorted(seat for seat, _ in trick)]
-        assert Counter(row["card"] for row in outcome.result["results"]) == Counter(
+        assert Counter(row["card"] for row in round_json(outcome.result)["results"]) == Counter(
             code for _, code in trick
         )
-        assert outcome.result["number"] == before.rounds_played + 1
+        assert round_json(outcome.result)["number"] == before.rounds_played + 1
 
 
 @settings(max_examples=40, deadline=None)

@@ -14,6 +14,7 @@ from scorekeeper.domain.rounds import _state_before, correct_round, record_round
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
 from scorekeeper.rules import RoundConflict, RuleError
+from scorekeeper.serializers import round_json
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Firoz"]
 ALL_CARDS = [
@@ -53,7 +54,7 @@ def assert_stored_results_replay(game_id: str) -> None:
     for expected_number, round_ in enumerate(rounds, start=1):
         assert round_.number == expected_number
         outcome = table.rules.play(state, table.rules.parse_entry(round_.entry))
-        assert outcome.result == round_.result
+        assert round_json(outcome.result) == round_.result
         assert outcome.state.to_dict() == round_.state_after
         state = outcome.state
     assert state.to_dict() == table.game.state
