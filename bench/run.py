@@ -239,6 +239,7 @@ def commit() -> str:
 
 
 def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str]]:
+    load = os.getloadavg()
     workdir = Path(args.workdir)
     url = args.database_url or f"sqlite:///{workdir / 'bench.sqlite'}"
     env = {
@@ -336,8 +337,16 @@ def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str
             f"{post_ratio:.2f} ({post['rps']:,.0f} / {top['rps']:,.0f} req/s)",
             post_ratio >= 0.2 and not post["errors"],
         ),
-        ("GET game p99 < 50 ms", f"{get['p99_ms']:.1f} ms", get["p99_ms"] < 50),
-        ("POST round p99 < 50 ms", f"{post['p99_ms']:.1f} ms", post["p99_ms"] < 50),
+        (
+            "GET game p99 < 50 ms",
+            f"{get['p99_ms']:.1f} ms (ceiling {top['p99_ms']:.1f} ms)",
+            get["p99_ms"] < 50,
+        ),
+        (
+            "POST round p99 < 50 ms",
+            f"{post['p99_ms']:.1f} ms (ceiling {top['p99_ms']:.1f} ms)",
+            post["p99_ms"] < 50,
+        ),
         (
             f"POST at round {args.growth_rounds:,} <= 1.2 x at round 100",
             f"{at_max / at_100:.2f} ({at_max:.2f} / {at_100:.2f} ms)",
@@ -358,8 +367,9 @@ def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str
         return f"{min(ratios):.2f}-{max(ratios):.2f}"
 
     notes = [
-        f"Ceiling: p50 {top['p50_ms']:.1f} ms, p99 {top['p99_ms']:.1f} ms; wrk used "
-        f"{100 * top['wrk_cpu']:.0f} % of a core while driving it.",
+        f"Ceiling: p50 {top['p50_ms']:.1f} ms; wrk used {100 * top['wrk_cpu']:.0f} % of a "
+        f"core while driving it; 1-minute load average {load[0]:.1f} before seeding, "
+        f"{os.getloadavg()[0]:.1f} at the end.",
         f"GET game: p50 {get['p50_ms']:.1f} ms; ratio in single slices {spread('GET')}; "
         f"worst slice's p99 {get['worst_p99_ms']:.1f} ms; errors {get['errors']}.",
         f"POST round: p50 {post['p50_ms']:.1f} ms; ratio in single slices {spread('POST')}; "
