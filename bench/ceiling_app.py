@@ -1,9 +1,9 @@
 """The ceiling of the stack: a bare Flask endpoint returning a small JSON document.
 
-Served by ``bench/run.py`` with the same gunicorn command and settings as the
-real app (``--config python:scorekeeper.gunicorn_config``, same worker count),
-so the ratio of a Scorekeeper endpoint to this one is what Scorekeeper's own
-code costs on top of Flask + gunicorn + loopback TCP.
+``bench/run.py`` serves it with the same gunicorn command and settings as the app
+(``--config python:scorekeeper.gunicorn_config``, the same workers and threads), so
+an endpoint's ratio to it is what Scorekeeper's own code costs on top of Flask,
+gunicorn and loopback TCP.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 from flask import Flask, jsonify
 
 app = Flask(__name__)
+# Read by the gunicorn config's check of several workers; this app has no rate limits.
+app.config.update(RATE_LIMITS="off", RATE_LIMIT_STORAGE_URI="memory://")
 
 
 @app.get("/ceiling")
