@@ -35,11 +35,12 @@ from sqlalchemy import func, select
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, IdempotencyKey, Round
-from tests.conftest import fresh_schema
+from tests.conftest import LiveServerFactory
+from tests.live_server import LiveServer
 from tests.storage.test_replay import assert_stored_results_replay
 
 from .conftest import report
-from .live import LiveServer, create_game, random_entry, replays_on_import
+from .phones import create_game, random_entry, replays_on_import
 
 pytestmark = pytest.mark.server
 
@@ -50,19 +51,10 @@ SEED = 20261130
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A gunicorn server (a master and two workers: restarts are quicker than with four) on a
+def live(live_server: LiveServerFactory) -> LiveServer:
+    """A gunicorn server (a master and two sync workers: restarts are quicker than with four) on a
     fresh database, not started."""
-    with fresh_schema("crash") as url:
-        directory = tmp_path_factory.mktemp("crash")
-        server = LiveServer(
-            url or f"sqlite:///{directory / 'scorekeeper.sqlite'}", directory, workers=2
-        )
-        server.migrate()
-        try:
-            yield server
-        finally:
-            server.stop()
+    return live_server("crash", start=False, workers=2, threads=1)
 
 
 @pytest.fixture(scope="module")
