@@ -48,10 +48,10 @@ import scorekeeper.security
 from scorekeeper import create_app, games
 from scorekeeper.api import body as body_module
 from scorekeeper.extensions import db
+from tests.api.test_security_basics import URL_SAFE  # the one pattern of ids and tokens
 from tests.conftest import TableActions, app_on_empty_database
 from tests.live_server import LiveServer
 
-URL_SAFE = re.compile(r"[A-Za-z0-9_-]+")
 STRANGER = "A" * 32
 
 
