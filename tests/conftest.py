@@ -1,16 +1,18 @@
-"""Fixtures: an app on a fresh database per test, its client, and a ``table`` helper.
+"""Fixtures: an app on a fresh database per test, its client, a ``table`` helper, real servers.
 
 ``SCOREKEEPER_TEST_DATABASE_URL`` switches the suite from a SQLite file per
 test to that server (PostgreSQL), in a schema made for this run and dropped
-after it.
+after it. ``live_server`` starts ``scorekeeper serve`` (``tests/live_server.py``)
+for the server, robustness and browser tests; ``server`` is one such server per
+module.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from typing import Any
 from urllib.parse import quote
 
@@ -21,6 +23,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
+from tests.live_server import LiveServer
 from tests.message_checks import message_problems
 
 SERVER_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
@@ -56,6 +59,56 @@ def server_database_url() -> Iterator[str | None]:
 def database_url(tmp_path: Any, server_database_url: str | None) -> str:
     """The database URL for one test."""
     return server_database_url or f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}"
+
+
+LiveServerFactory = Callable[..., LiveServer]
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServerFactory]:
+    """Makes ``LiveServer``s, each on a database of its own; all are stopped after the module.
+
+    ``live_server(name, start=True, database_url=None, **options)``: ``name`` names its folder
+    (log) and schema; without ``database_url``, a SQLite file in that folder or a fresh schema on
+    the test server; ``options`` go to ``LiveServer`` (workers, threads, rate_limits, settings).
+    A test that uses one must carry the ``server`` marker.
+    """
+    with ExitStack() as stack:
+
+        def make(
+            name: str, *, start: bool = True, database_url: str | None = None, **options: Any
+        ) -> LiveServer:
+            folder = tmp_path_factory.mktemp(name)
+            if database_url is None:
+                url = stack.enter_context(fresh_schema(name))
+                database_url = url or f"sqlite:///{folder / 'scorekeeper.sqlite'}"
+            server = LiveServer(database_url, folder, **options)
+            stack.callback(server.stop)
+            if start:
+                server.start()
+            return server
+
+        yield make
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Refuse a test that starts a real server (through ``live_server``) without the marker."""
+    unmarked = [
+        item.nodeid
+        for item in items
+        if "live_server" in getattr(item, "fixturenames", ())
+        and item.get_closest_marker("server") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "These tests start a real server but lack @pytest.mark.server:\n" + "\n".join(unmarked)
+        )
+
+
+@pytest.fixture(scope="module")
+def server(live_server: LiveServerFactory) -> LiveServer:
+    """A server with four workers on a database of its own, one per test module."""
+    return live_server("server", workers=4)
 
 
 def check_error_messages(app: Flask) -> list[str]:

@@ -1,9 +1,10 @@
 """Browser tests: the phone page in headless Chromium (Debian's ``chromium``), driven by Playwright.
 
-The app runs in a real gunicorn server on a free loopback port, on a SQLite
-file in a temporary folder, so a test can stop and restart it. Tests are
-skipped when Playwright for Python or ``/usr/bin/chromium`` is missing, except in CI
-(``CI`` set), where a missing browser fails them.
+The app runs in a real server (``tests/live_server.py``: ``scorekeeper serve``)
+on a free loopback port, on a SQLite file in the test's temporary folder; a test
+can stop and restart it. Tests are skipped when Playwright for Python or
+``/usr/bin/chromium`` is missing, except in CI (``CI`` set), where a missing
+browser fails them.
 Screenshots go to ``$SCOREKEEPER_TEST_OUTPUT/screenshots`` (default
 ``test-output/screenshots`` in the project).
 """
@@ -12,17 +13,14 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import LiveServerFactory
+from tests.live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
@@ -41,98 +39,11 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 VIEWPORT = {"width": 390, "height": 844}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """gunicorn serving ``wsgi:app`` on a SQLite file; it can stop and start again on its port."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.database_url = f"sqlite:///{folder / 'scorekeeper.sqlite'}"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.log_path = folder / "server.log"
-        self._create_tables()
-
-    def _create_tables(self) -> None:
-        from scorekeeper.app import create_app
-        from scorekeeper.extensions import db
-
-        app = create_app({"DATABASE_URL": self.database_url, "RATE_LIMITS": "off"})
-        app.instance_path = str(self.folder)
-        with app.app_context():
-            db.create_all()
-            db.engine.dispose()
-
-    def start(self) -> None:
-        env = {
-            **os.environ,
-            "SCOREKEEPER_DATABASE_URL": self.database_url,
-            "SCOREKEEPER_RATE_LIMITS": "off",
-            "PYTHONUNBUFFERED": "1",
-        }
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "gunicorn",
-                    "--bind",
-                    f"127.0.0.1:{self.port}",
-                    "--workers",
-                    "1",
-                    "--threads",
-                    "8",
-                    "--graceful-timeout",
-                    "2",
-                    "wsgi:app",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/v1/health", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.1)
-        raise RuntimeError("server did not start")
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(5)
-        self.process = None
-
-    def rounds(self, game_id: str) -> list[dict[str, Any]]:
-        import json
-
-        with urllib.request.urlopen(
-            f"{self.url}/api/v1/games/{game_id}/rounds", timeout=5
-        ) as response:
-            return json.load(response)["rounds"]
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path)
-    server.start()
+def server(live_server: LiveServerFactory, tmp_path: Path) -> Iterator[LiveServer]:
+    """A server of the test's own on a SQLite file (one worker, eight threads); a test may stop
+    and start it again on its port."""
+    server = live_server("browser", database_url=f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}")
     yield server
     server.stop()
 
@@ -171,7 +82,7 @@ def console() -> Console:
 
 
 @pytest.fixture
-def page(browser: Any, server: Server, console: Console) -> Iterator[Any]:
+def page(browser: Any, server: LiveServer, console: Console) -> Iterator[Any]:
     context = browser.new_context(
         viewport=VIEWPORT, device_scale_factor=2, is_mobile=True, has_touch=True
     )

@@ -112,6 +112,13 @@ def wait_preview(page: Any) -> str:
     return page.locator("#preview").inner_text()
 
 
+def painted(page: Any) -> None:
+    """Wait until the page has drawn two more frames: what its last task moved (a scroll) shows."""
+    page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
 def confirm(page: Any, tap: Any = None) -> None:
     """Confirm the previewed round and wait until the service has it."""
     button = page.get_by_test_id("confirm")

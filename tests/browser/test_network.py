@@ -22,6 +22,8 @@ from .helpers import (
 )
 
 pytestmark = pytest.mark.server
+PENDING_JS = "JSON.parse(localStorage.getItem('scorekeeper.pending.v1') || '{}')"
+OUTBOX_LONGEST_WAIT_MS = 8000  # MAX_DELAY in static/js/outbox.js (a retryable 409 waits 1000)
 REFUSED = (
     r"Failed to load resource: net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|FAILED|EMPTY_RESPONSE)"
 )
@@ -40,7 +42,16 @@ def round_posts(page):
 
 
 def pending_store(page):
-    return page.evaluate("() => JSON.parse(localStorage.getItem('scorekeeper.pending.v1') || '{}')")
+    return page.evaluate(f"() => {PENDING_JS}")
+
+
+def run_the_outbox_timers(page):
+    """Run the page's clock (installed with ``page.clock.install()``) past the longest wait the
+    outbox schedules a resend for, then see a request the page sends after: any resend those
+    timers made has been seen by ``page.on("request")`` by then."""
+    page.clock.run_for(OUTBOX_LONGEST_WAIT_MS + 1000)
+    with page.expect_request("**/api/v1/health"):
+        page.evaluate("() => { fetch('/api/v1/health'); }")
 
 
 def test_server_stopped_mid_entry_round_sent_once(page, server, console):
@@ -63,7 +74,8 @@ def test_server_stopped_mid_entry_round_sent_once(page, server, console):
     assert stored["body"]["number"] == 1
     assert stored["body"]["caller"] and len(stored["body"]["hands"]) == 3
     expect(page.get_by_test_id("record-round")).to_have_count(0)  # no second round on top of it
-    page.wait_for_timeout(1500)  # at least one automatic retry fails too
+    # At least one automatic retry fails too.
+    page.wait_for_function(f"id => ({PENDING_JS})[id]?.attempts >= 2", arg=game_id)
     assert pending_store(page)[game_id]["attempts"] >= 2
 
     server.start()
@@ -181,6 +193,7 @@ def test_round_sent_after_the_game_ended_elsewhere_is_refused_once_not_resent(
     for _ in range(6):  # Asha's call fails each time: 35 a round, 210 > 200 after six
         assert other_phone_records(page, game_id, totals(ids, 0, 5, 0)) == 201
     console.allow(r"status of 409")
+    page.clock.install()  # the outbox's timers from here on run when the test says
     page.get_by_test_id("confirm").click()
 
     failed = page.get_by_test_id("pending-failed")
@@ -188,7 +201,7 @@ def test_round_sent_after_the_game_ended_elsewhere_is_refused_once_not_resent(
     expect(failed).to_contain_text("The game is over")
     # Entering it again cannot help (the game is over): only Discard, with the service's reason.
     expect(failed.get_by_role("button", name="Edit this round")).to_have_count(0)
-    page.wait_for_timeout(1500)  # the outbox would have resent a retryable 409 by now
+    run_the_outbox_timers(page)  # the outbox would have resent a retryable 409 by now
     assert len([key for key in keys if key]) == 1  # the other phone's posts carry no key
     failed.get_by_role("button", name="Discard this round").click()
     expect(page.get_by_test_id("pending-failed")).to_have_count(0)

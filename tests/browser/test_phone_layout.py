@@ -15,6 +15,7 @@ from .helpers import (
     expect,
     jhyap_entry,
     open_entry,
+    painted,
     tab,
     trick_entry,
     wait_preview,
@@ -152,7 +153,7 @@ def test_a_change_to_a_complete_entry_leaves_the_page_where_it_is(page):
     page.get_by_test_id("pad-16").evaluate("key => key.click()")
     page.get_by_test_id("preview-summary").wait_for()
     expect(page.get_by_test_id("confirm")).to_be_enabled()
-    page.wait_for_timeout(200)
+    painted(page)  # the preview is drawn: a scroll to Confirm would have come with it
     assert page.evaluate("() => window.scrollY") == 0
     expect(page.get_by_test_id("confirm")).not_to_be_in_viewport(ratio=1)
 
@@ -172,7 +173,7 @@ def test_a_card_changed_in_place_does_not_scroll_to_confirm(page):
     expect(page.get_by_test_id("trick-play").first).to_contain_text("A♠")
     page.get_by_test_id("preview-summary").wait_for()
     expect(page.get_by_test_id("confirm")).to_be_enabled()
-    page.wait_for_timeout(200)
+    painted(page)  # the preview is drawn: a scroll to Confirm would have come with it
     assert page.evaluate("() => window.scrollY") <= before
     expect(page.get_by_test_id("trick-play").first).to_be_in_viewport()
     expect(page.get_by_test_id("confirm")).not_to_be_in_viewport()

@@ -1,4 +1,4 @@
-"""Shared by the robustness tests: a report printed at the end of the run, and the gunicorn server.
+"""Shared by the robustness tests: a report printed at the end of the run.
 
 Each robustness test appends the figures it measured (cases per operation,
 games played, kills survived...) to ``REPORT``; they are printed in pytest's
@@ -10,12 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-
-from tests.server.conftest import (  # noqa: F401 - fixtures shared with tests/server
-    server,
-    server_database,
-    server_log,
-)
 
 REPORT: list[str] = []
 

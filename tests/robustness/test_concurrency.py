@@ -14,17 +14,17 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 import requests
 
-from tests.conftest import fresh_schema
+from tests.conftest import LiveServerFactory
+from tests.live_server import LiveServer
 
 from .conftest import report
-from .live import LiveServer, create_game, random_entry, replays_on_import
+from .phones import create_game, random_entry, replays_on_import
 
 pytestmark = pytest.mark.server
 
@@ -34,19 +34,9 @@ NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha"]
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A gunicorn server with four workers on a fresh database."""
-    with fresh_schema("concurrency") as url:
-        directory = tmp_path_factory.mktemp("concurrency")
-        server = LiveServer(
-            url or f"sqlite:///{directory / 'scorekeeper.sqlite'}", directory, workers=4
-        )
-        server.migrate()
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
+def live(live_server: LiveServerFactory) -> LiveServer:
+    """A gunicorn server with four sync workers on a fresh database."""
+    return live_server("concurrency", workers=4, threads=1)
 
 
 class Tally:

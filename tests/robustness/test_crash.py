@@ -23,7 +23,7 @@ import contextlib
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -35,11 +35,12 @@ from sqlalchemy import func, select
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, IdempotencyKey, Round
-from tests.conftest import fresh_schema
+from tests.conftest import LiveServerFactory
+from tests.live_server import LiveServer
 from tests.storage.test_replay import assert_stored_results_replay
 
 from .conftest import report
-from .live import LiveServer, create_game, random_entry, replays_on_import
+from .phones import create_game, random_entry, replays_on_import
 
 pytestmark = pytest.mark.server
 
@@ -47,22 +48,14 @@ STREAM_KILLS = 20
 CORRECTION_KILLS = 6
 PHONES = 6
 SEED = 20261130
+RESEND_INTERVAL = 0.05  # seconds a phone waits before resending to a server that is down
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A gunicorn server (a master and two workers: restarts are quicker than with four) on a
+def live(live_server: LiveServerFactory) -> LiveServer:
+    """A gunicorn server (a master and two sync workers: restarts are quicker than with four) on a
     fresh database, not started."""
-    with fresh_schema("crash") as url:
-        directory = tmp_path_factory.mktemp("crash")
-        server = LiveServer(
-            url or f"sqlite:///{directory / 'scorekeeper.sqlite'}", directory, workers=2
-        )
-        server.migrate()
-        try:
-            yield server
-        finally:
-            server.stop()
+    return live_server("crash", start=False, workers=2, threads=1)
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +77,22 @@ def send_until_answered(
         try:
             return session.request(method, url, timeout=30, **kwargs), tries
         except requests.RequestException:
-            time.sleep(0.05)
+            time.sleep(RESEND_INTERVAL)
     return None, tries
+
+
+def chaos_pause(rng: random.Random, shortest: float, longest: float) -> None:
+    """Let a random while pass: where the next kill lands is the test's chaos, not a wait for
+    anything to happen."""
+    time.sleep(rng.uniform(shortest, longest))
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:
+    """Poll ``condition`` until it holds; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting after {timeout} s"
+        time.sleep(0.02)  # the polling interval
 
 
 class Phone:
@@ -192,11 +199,18 @@ def test_sigkill_while_recording_loses_no_acknowledged_round(
         futures = [pool.submit(phone.run, stop) for phone in phones]
         try:
             for _ in range(STREAM_KILLS):
-                time.sleep(rng.uniform(0.05, 0.6))
+                chaos_pause(rng, 0.05, 0.6)
                 live.kill()
                 kills += 1
                 live.start()
-            time.sleep(0.3)
+            # Every phone still recording gets a round acknowledged by the restarted server.
+            counts = [len(phone.acknowledged) for phone in phones]
+            wait_for(
+                lambda: all(
+                    future.done() or len(phone.acknowledged) > count
+                    for phone, future, count in zip(phones, futures, counts, strict=True)
+                )
+            )
         finally:
             stop.set()
             for future in futures:
@@ -298,7 +312,7 @@ def test_sigkill_during_a_correction_replay_keeps_all_or_nothing(
             worker = threading.Thread(target=correct)
             worker.start()
             sent.wait()
-            time.sleep(duration * rng.uniform(0.2, 0.8))
+            chaos_pause(rng, duration * 0.2, duration * 0.8)  # part way through the correction
             live.kill()
             worker.join()
             live.start()

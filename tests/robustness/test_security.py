@@ -49,9 +49,10 @@ from scorekeeper.api import body as body_module
 from scorekeeper.app import create_app
 from scorekeeper.domain import games, history, rounds
 from scorekeeper.extensions import db
+from tests.api.test_security_basics import URL_SAFE  # the one pattern of ids and tokens
 from tests.conftest import TableActions, app_on_empty_database
+from tests.live_server import LiveServer
 
-URL_SAFE = re.compile(r"[A-Za-z0-9_-]+")
 STRANGER = "A" * 32
 
 
@@ -413,21 +414,21 @@ def raw_http(url: str, request: bytes, timeout: float = 5) -> bytes:
 
 
 @pytest.mark.server
-def test_gunicorn_answers_413_before_the_body_arrives(server: str) -> None:
+def test_gunicorn_answers_413_before_the_body_arrives(server: LiveServer) -> None:
     """Headers promising 10 MB and no body: the answer comes at once, not after waiting for it."""
     for path, length in (("/api/v1/games", 10_000_000), ("/api/v1/games/import", 9 * 1024 * 1024)):
         request = (
             f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             f"Content-Length: {length}\r\nConnection: close\r\n\r\n"
         ).encode()
-        answer = raw_http(server, request)
+        answer = raw_http(server.url, request)
         assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         assert b'"too_large"' in answer
         assert b"X-Content-Type-Options: nosniff" in answer
 
 
 @pytest.mark.server
-def test_gunicorn_refuses_a_chunked_body_over_the_limit(server: str) -> None:
+def test_gunicorn_refuses_a_chunked_body_over_the_limit(server: LiveServer) -> None:
     """No Content-Length: the body is read up to the limit and no further."""
     chunk = b"[" * 4096
     chunks = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(20)) + b"0\r\n\r\n"
@@ -435,7 +436,7 @@ def test_gunicorn_refuses_a_chunked_body_over_the_limit(server: str) -> None:
         b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks
     )
-    answer = raw_http(server, request)
+    answer = raw_http(server.url, request)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
 
 
@@ -448,14 +449,14 @@ def test_gunicorn_refuses_a_chunked_body_over_the_limit(server: str) -> None:
     ],
 )
 def test_what_gunicorn_refuses_itself_answers_the_one_body(
-    server: str, header: bytes, status: int, code: str
+    server: LiveServer, header: bytes, status: int, code: str
 ) -> None:
     """Refused before the app sees it, and still JSON with the headers every answer carries."""
     request = (
         b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header + b"\r\n"
         b"Connection: close\r\n\r\n"
     )
-    answer = raw_http(server, request)
+    answer = raw_http(server.url, request)
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 %d " % status), answer[:300]
     assert b"Content-Type: application/json" in head
@@ -468,7 +469,7 @@ def test_what_gunicorn_refuses_itself_answers_the_one_body(
 @pytest.mark.server
 @pytest.mark.parametrize(("size", "status"), [(64 * 1024, b"201"), (64 * 1024 + 1, b"413")])
 def test_a_chunked_body_of_exactly_the_limit_is_taken(
-    server: str, size: int, status: bytes
+    server: LiveServer, size: int, status: bytes
 ) -> None:
     """The limit is "over 64 KiB" whether or not the body says its length up front."""
     game = json.dumps({"ruleset": "jhyap", "players": ["Asha", "Bikash"]}).encode()
@@ -481,7 +482,7 @@ def test_a_chunked_body_of_exactly_the_limit_is_taken(
         b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks + b"0\r\n\r\n"
     )
-    answer = raw_http(server, request)
+    answer = raw_http(server.url, request)
     assert answer.startswith(b"HTTP/1.1 " + status), answer[:200]
 
 
@@ -533,7 +534,7 @@ def test_the_page_static_files_and_framework_errors_carry_the_headers(
 
 
 @pytest.mark.server
-def test_headers_over_real_http(server: str) -> None:
+def test_headers_over_real_http(server: LiveServer) -> None:
     import requests
 
     for method, path in [
@@ -545,7 +546,7 @@ def test_headers_over_real_http(server: str) -> None:
         ("GET", "/static/app.css"),
         ("GET", "/openapi.yaml"),
     ]:
-        response = requests.request(method, server + path, timeout=10)
+        response = requests.request(method, server.url + path, timeout=10)
         assert_safe_headers(response, f"{method} {path}")
 
 

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import socket
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -14,9 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
-from scorekeeper import PROJECT_ROOT
-
-from .conftest import free_port, wait_until_serving
+from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.server
 
@@ -51,10 +46,10 @@ def error_of(answer: bytes) -> tuple[int, dict[str, Any], bytes]:
 
 
 @pytest.fixture(scope="module")
-def game(server: str) -> dict[str, Any]:
+def game(server: LiveServer) -> dict[str, Any]:
     """A game to send bodies to, with its token."""
     response = requests.post(
-        f"{server}/api/v1/games",
+        f"{server.url}/api/v1/games",
         json={"ruleset": "jhyap", "players": ["Asha", "Bikash"], "dealer": 0, "starter": 1},
         timeout=10,
     )
@@ -76,7 +71,7 @@ def body_endpoints(game: dict[str, Any]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("damage", sorted(BAD_CHUNKS))
 def test_a_malformed_chunked_body_is_400_on_every_endpoint(
-    server: str, server_log: Path, game: dict[str, Any], damage: str
+    server: LiveServer, game: dict[str, Any], damage: str
 ) -> None:
     for method, path in body_endpoints(game):
         request = (
@@ -84,31 +79,33 @@ def test_a_malformed_chunked_body_is_400_on_every_endpoint(
             f"Authorization: Bearer {game['token']}\r\nContent-Type: application/json\r\n"
             "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         ).encode() + BAD_CHUNKS[damage]
-        status, error, head = error_of(raw_http(server, request))
+        status, error, head = error_of(raw_http(server.url, request))
         assert (status, error["code"]) == (400, "bad_request"), (method, path, error)
         assert error["message"] == "The request body could not be read; send the request again."
         assert b"X-Content-Type-Options: nosniff" in head
-    assert "Traceback" not in server_log.read_text(errors="replace")
-    assert requests.get(f"{server}/api/v1/games/{game['id']}", timeout=5).json()["name"] == ""
+    assert "Traceback" not in server.log_text()
+    assert requests.get(f"{server.url}/api/v1/games/{game['id']}", timeout=5).json()["name"] == ""
 
 
 def test_a_malformed_chunked_body_with_the_wrong_type_is_415_first(
-    server: str, game: dict[str, Any]
+    server: LiveServer, game: dict[str, Any]
 ) -> None:
     request = (
         b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
         b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + BAD_CHUNKS["bad-chunk-size"]
     )
-    status, error, _ = error_of(raw_http(server, request))
+    status, error, _ = error_of(raw_http(server.url, request))
     assert (status, error["code"]) == (415, "unsupported_media_type")
 
 
-def test_a_body_shorter_than_its_content_length_is_400(server: str, game: dict[str, Any]) -> None:
+def test_a_body_shorter_than_its_content_length_is_400(
+    server: LiveServer, game: dict[str, Any]
+) -> None:
     request = (
         b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         b"Content-Length: 100\r\nConnection: close\r\n\r\n" + b'{"ruleset": "jhyap"'
     )
-    status, error, _ = error_of(raw_http(server, request))
+    status, error, _ = error_of(raw_http(server.url, request))
     assert (status, error["code"]) == (400, "bad_request")
 
 
@@ -122,9 +119,9 @@ def test_a_body_shorter_than_its_content_length_is_400(server: str, game: dict[s
     ids=["bad-request-line", "headers-too-large", "control-character"],
 )
 def test_what_gunicorn_refuses_is_said_in_plain_words(
-    server: str, request_bytes: bytes, status: int, code: str
+    server: LiveServer, request_bytes: bytes, status: int, code: str
 ) -> None:
-    answer = raw_http(server, request_bytes)
+    answer = raw_http(server.url, request_bytes)
     got, error, _ = error_of(answer)
     assert got == status == error["status"], answer[:300]
     assert error["code"] == (code or "headers_too_large")
@@ -132,32 +129,10 @@ def test_what_gunicorn_refuses_is_said_in_plain_words(
     assert error["message"][0].isupper() and error["message"].endswith(".")
 
 
-def test_two_servers_leave_no_control_socket_behind(server_database: str, tmp_path: Path) -> None:
+def test_two_servers_leave_no_control_socket_behind(live_server: Any, tmp_path: Path) -> None:
     """gunicorn's control socket is off: no server writes (or replaces) one in the home folder."""
-    env = {
-        **os.environ,
-        "HOME": str(tmp_path),
-        "SCOREKEEPER_DATABASE_URL": server_database,
-        "SCOREKEEPER_RATE_LIMITS": "off",
-    }
-    env.pop("XDG_RUNTIME_DIR", None)
-    servers = []
-    try:
-        for number in range(2):
-            port = free_port()
-            log = tmp_path / f"server-{number}.log"
-            with log.open("wb") as output:
-                process = subprocess.Popen(
-                    [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
-                    env=env,
-                    cwd=PROJECT_ROOT,
-                    stdout=output,
-                    stderr=subprocess.STDOUT,
-                )
-            servers.append(process)
-            wait_until_serving(f"http://127.0.0.1:{port}", process, log)
-        assert not (tmp_path / ".gunicorn").exists()
-    finally:
-        for process in servers:
-            process.terminate()
-            process.wait(timeout=30)
+    home = {"HOME": str(tmp_path), "XDG_RUNTIME_DIR": None}
+    servers = [live_server(f"socket-{number}", settings=home) for number in range(2)]
+    for started in servers:
+        assert requests.get(f"{started.url}/api/v1/health", timeout=5).status_code == 200
+    assert not (tmp_path / ".gunicorn").exists()

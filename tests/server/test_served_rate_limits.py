@@ -2,68 +2,28 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 import requests
 
-from scorekeeper import PROJECT_ROOT
-from tests.conftest import fresh_schema
-
-from .conftest import free_port, wait_until_serving
+from tests.conftest import LiveServerFactory
+from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.server
-SCOREKEEPER = [sys.executable, "-m", "scorekeeper.cli"]
-
-
-def limited_env(database_url: str) -> dict[str, str]:
-    """The environment of a server with the default limits on."""
-    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url}
-    for name in ("SCOREKEEPER_RATE_LIMITS", "SCOREKEEPER_ROUND_WRITE_LIMIT"):
-        env.pop(name, None)
-    return env
 
 
 @pytest.fixture(scope="module")
-def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A database of its own: a SQLite file, or a fresh PostgreSQL schema."""
-    with fresh_schema("limits") as url:
-        yield url or f"sqlite:///{tmp_path_factory.mktemp('limits') / 'scorekeeper.sqlite'}"
-
-
-@pytest.fixture(scope="module")
-def default_server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def default_server(live_server: LiveServerFactory) -> LiveServer:
     """``scorekeeper serve`` with every default but the port: rate limits on."""
-    log = Path(tmp_path_factory.mktemp("limits-log")) / "serve.log"
-    port = free_port()
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [*SCOREKEEPER, "serve", "--port", str(port)],
-            env=limited_env(database_url),
-            cwd=PROJECT_ROOT,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            wait_until_serving(base, process, log)
-            yield base
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
+    return live_server("limits", rate_limits=True)
 
 
-def test_a_game_gets_exactly_120_round_writes_a_minute(default_server: str) -> None:
+def test_a_game_gets_exactly_120_round_writes_a_minute(default_server: LiveServer) -> None:
     created = requests.post(
-        f"{default_server}/api/v1/games",
+        f"{default_server.url}/api/v1/games",
         json={"ruleset": "jhyap", "players": ["Asha", "Bikash"], "dealer": 0, "starter": 1},
         timeout=10,
     ).json()
-    url = f"{default_server}/api/v1/games/{created['id']}/rounds"
+    url = f"{default_server.url}/api/v1/games/{created['id']}/rounds"
     auth = {"Authorization": f"Bearer {created['token']}"}
     ids = [player["id"] for player in created["players"]]
     with requests.Session() as session:
@@ -84,15 +44,11 @@ def test_a_game_gets_exactly_120_round_writes_a_minute(default_server: str) -> N
     assert len(requests.get(url, timeout=5).json()["rounds"]) == 1
 
 
-def test_several_workers_with_counters_in_memory_refuse_to_start(database_url: str) -> None:
-    finished = subprocess.run(
-        [*SCOREKEEPER, "serve", "--port", str(free_port()), "--workers", "3"],
-        env=limited_env(database_url),
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+def test_several_workers_with_counters_in_memory_refuse_to_start(
+    live_server: LiveServerFactory,
+) -> None:
+    three = live_server("limits_three_workers", start=False, rate_limits=True, workers=3)
+    finished = three.serve_until_exit(timeout=60)
     assert finished.returncode != 0
     assert "3 worker processes would each count the rate limits" in finished.stderr
     assert "SCOREKEEPER_RATE_LIMIT_STORAGE_URI" in finished.stderr
