@@ -21,6 +21,10 @@ class ScorekeeperApi(Api):
         return handle_http_exception(error)
 
 
+GAME_ID_PATTERN = r"[A-Za-z0-9_-]{16,64}"
+"""What a game id in a path looks like (the spec says the same)."""
+
+
 class GameIdConverter(BaseConverter):
     """A game id in a path: URL-safe, as ``security.new_game_id`` makes them.
 
@@ -28,12 +32,12 @@ class GameIdConverter(BaseConverter):
     "the game called import" (whose methods would show in ``Allow``).
     """
 
-    regex = r"[A-Za-z0-9_-]{16,64}"
+    regex = GAME_ID_PATTERN
 
 
 GAME_ID_SCHEMA = {
     "type": "string",
-    "pattern": "^[A-Za-z0-9_-]{16,64}$",
+    "pattern": f"^{GAME_ID_PATTERN}$",
     "minLength": 16,
     "maxLength": 64,
 }
