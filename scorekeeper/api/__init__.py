@@ -49,30 +49,18 @@ api.register_converter(GameIdConverter, lambda converter: dict(GAME_ID_SCHEMA))
 def register_api(app: Flask) -> None:
     """Bind the API and its blueprint to ``app``."""
     from . import views
-    from .schemas import (
-        ENTRY_SCHEMA_NAMES,
-        ROUND_POST_SCHEMA_NAMES,
-        ROUND_SCHEMA_NAMES,
-        JhyapEntrySchema,
-        JhyapRoundPostSchema,
-        JhyapRoundSchema,
-        TwentyTwoEntrySchema,
-        TwentyTwoRoundPostSchema,
-        TwentyTwoRoundSchema,
-    )
+    from .rulesets import RULESET_SCHEMAS
 
     app.url_map.converters["gameid"] = GameIdConverter
     api.init_app(app)
-    components = {
-        ROUND_SCHEMA_NAMES["jhyap"]: JhyapRoundSchema,
-        ROUND_SCHEMA_NAMES["twenty-two"]: TwentyTwoRoundSchema,
-        ENTRY_SCHEMA_NAMES["jhyap"]: JhyapEntrySchema,
-        ENTRY_SCHEMA_NAMES["twenty-two"]: TwentyTwoEntrySchema,
-        ROUND_POST_SCHEMA_NAMES["jhyap"]: JhyapRoundPostSchema,
-        ROUND_POST_SCHEMA_NAMES["twenty-two"]: TwentyTwoRoundPostSchema,
-    }
-    for name, schema in components.items():
-        api.spec.components.schema(name, schema=schema)
+    for kind in ("Round", "Entry", "RoundPost"):  # the order the spec has always listed them
+        for schemas in RULESET_SCHEMAS.values():
+            schema = {
+                "Round": schemas.round,
+                "Entry": schemas.entry,
+                "RoundPost": schemas.round_post,
+            }
+            api.spec.components.schema(f"{schemas.component}{kind}", schema=schema[kind])
     api.spec.components.security_scheme(
         "bearerAuth",
         {

@@ -22,6 +22,8 @@ from ..names import first_clash
 from ..rules import RULESETS
 from ..rules.words import in_context
 from .fields import Boolean, Dict, Integer, List, Name, Nested, RequestSchema, String
+from .rulesets import RULESET_SCHEMAS, ruleset_of_entry
+from .rulesets.base import NextRoundSchema
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
@@ -97,102 +99,25 @@ class GamePatchSchema(RequestSchema):
             )
 
 
-class JhyapHandSchema(RequestSchema):
-    """One hand: its total, or its cards."""
-
-    player = Integer(required=True)
-    total = Integer(metadata={"description": "Hand total, 0 to 50."})
-    cards = List(
-        String(validate=validate.Length(max=8, error="Must be a card code such as 10H or JK.")),
-        validate=validate.Length(max=10, error="Must be at most 10 cards."),
-        metadata={"description": "1 to 5 card codes, such as KH, 10S, JK."},
-    )
-
-
-class JhyapEntrySchema(RequestSchema):
-    """A Jhyap round: the caller and every active player's hand."""
-
-    caller = Integer(required=True)
-    hands = List(
-        Nested(JhyapHandSchema),
-        required=True,
-        validate=validate.Length(max=20, error="Must be at most 20 hands."),
-    )
-
-
-class JhyapRoundPostSchema(JhyapEntrySchema):
-    """A Jhyap round to record, with the round number the phone expects."""
-
-    number = Integer(metadata={"description": "Must be the next round's number, else 409."})
-
-
-class TwentyTwoPlaySchema(RequestSchema):
-    """One card of the final trick."""
-
-    player = Integer(required=True)
-    card = String(
-        required=True,
-        validate=validate.Length(max=8, error="Must be a card code such as 10H or QS."),
-    )
-
-
-class TwentyTwoEntrySchema(RequestSchema):
-    """A Twenty Two round: the final trick in the order played."""
-
-    last_trick = List(
-        Nested(TwentyTwoPlaySchema),
-        required=True,
-        validate=validate.Length(max=20, error="Must be at most 20 cards."),
-    )
-
-
-class TwentyTwoRoundPostSchema(TwentyTwoEntrySchema):
-    """A Twenty Two round to record, with the round number the phone expects."""
-
-    number = Integer(metadata={"description": "Must be the next round's number, else 409."})
-
-
-ENTRY_SCHEMAS: dict[str, type[Schema]] = {
-    "jhyap": JhyapEntrySchema,
-    "twenty-two": TwentyTwoEntrySchema,
-}
-ROUND_POST_SCHEMAS: dict[str, type[Schema]] = {
-    "jhyap": JhyapRoundPostSchema,
-    "twenty-two": TwentyTwoRoundPostSchema,
-}
-TWENTY_TWO_ONLY = frozenset({"last_trick"})
-
-
-def ruleset_of_entry(body: Any) -> str:
-    """Which ruleset an entry is written for: a final trick alone is Twenty Two's."""
-    if (
-        isinstance(body, dict)
-        and TWENTY_TWO_ONLY & body.keys()
-        and not body.keys()
-        - {
-            "last_trick",
-            "number",
-        }
-    ):
-        return "twenty-two"
-    return "jhyap"
-
-
 class EntryBodySchema(Schema):
     """A round's entry, read by its ruleset's schema; the load says which ruleset it is for."""
 
-    by_ruleset = ENTRY_SCHEMAS
+    def schema_for(self, ruleset: str) -> Schema:
+        """The schema that reads an entry of ``ruleset``."""
+        return RULESET_SCHEMAS[ruleset].entry
 
     def load(self, data: Any, **kwargs: Any) -> Any:
         ruleset = ruleset_of_entry(data)
-        loaded = self.by_ruleset[ruleset]().load(data, **kwargs)
+        loaded = self.schema_for(ruleset).load(data, **kwargs)
         return {"ruleset": ruleset, "number": loaded.pop("number", None), "entry": loaded}
 
 
 class RoundPostBodySchema(EntryBodySchema):
     """A round to record: its ruleset's entry, and the round number the phone expects."""
 
-    by_ruleset = ROUND_POST_SCHEMAS
+    def schema_for(self, ruleset: str) -> Schema:
+        """The schema that reads a posted round of ``ruleset``."""
+        return RULESET_SCHEMAS[ruleset].round_post
 
 
 class DryRunQuerySchema(RequestSchema):
@@ -210,16 +135,6 @@ class DryRunQuerySchema(RequestSchema):
 
 
 # Responses
-
-
-class NextRoundSchema(Schema):
-    """Who deals and starts the coming round."""
-
-    number = Integer(required=True)
-    dealer = Integer(required=True)
-    starter = Integer(required=True)
-    cards_each = Integer(metadata={"description": "Twenty Two: cards the dealer deals to each."})
-    pack = Integer(metadata={"description": "Twenty Two: cards in the pack."})
 
 
 class PlayerSchema(Schema):
@@ -254,83 +169,6 @@ class CreatedGameSchema(GameSchema):
     """The Game just created, with its write token (shown only once)."""
 
     token = String(required=True)
-
-
-class StandingSchema(Schema):
-    """The game's status, next round and winners as they stood after a round."""
-
-    status = String(required=True)
-    next_round = Nested(NextRoundSchema, required=True, allow_none=True)
-    winners = List(Integer(), required=True)
-
-
-class JhyapResultSchema(Schema):
-    """One player's part in a Jhyap round."""
-
-    player = Integer(required=True)
-    hand = Integer(required=True)
-    cards = List(String(), required=True, allow_none=True)
-    points = Integer(required=True)
-    score_before = Integer(required=True)
-    score_after = Integer(required=True)
-    halved = Boolean(required=True)
-    eliminated = Boolean(required=True)
-
-
-class RoundBaseSchema(Schema):
-    """What every round has."""
-
-    number = Integer(required=True)
-    dealer = Integer(required=True)
-    starter = Integer(required=True)
-    game = Nested(StandingSchema, required=True)
-    created_at = fields.DateTime(metadata={"description": "Absent on a dry run."})
-    dry_run = Boolean(metadata={"description": "Present and true on a dry run."})
-    rescored = Dict(
-        metadata={
-            "description": "Dry run of a correction: how many rounds would be scored again "
-            "(`rounds`, the corrected one included), the later rounds whose results would "
-            "change (`changed`, their numbers) and the Game as it would then stand (`game`)."
-        }
-    )
-
-
-class JhyapRoundSchema(RoundBaseSchema):
-    """A scored Jhyap round."""
-
-    caller = Integer(required=True)
-    caller_succeeded = Boolean(required=True)
-    results = List(Nested(JhyapResultSchema), required=True)
-
-
-class TwentyTwoResultSchema(Schema):
-    """One player's part in a Twenty Two round."""
-
-    player = Integer(required=True)
-    card = String(required=True)
-    points = Integer(required=True)
-    score_before = Integer(required=True)
-    score_after = Integer(required=True)
-    halved = Boolean(required=True)
-    eliminated = Boolean(required=True)
-
-
-class TwentyTwoRoundSchema(RoundBaseSchema):
-    """A scored Twenty Two round."""
-
-    takers = List(Integer(), required=True)
-    cards_each = Integer(required=True)
-    results = List(Nested(TwentyTwoResultSchema), required=True)
-
-
-ROUND_SCHEMA_NAMES = {"jhyap": "JhyapRound", "twenty-two": "TwentyTwoRound"}
-ENTRY_SCHEMA_NAMES = {"jhyap": "JhyapEntry", "twenty-two": "TwentyTwoEntry"}
-ROUND_POST_SCHEMA_NAMES = {"jhyap": "JhyapRoundPost", "twenty-two": "TwentyTwoRoundPost"}
-
-
-def one_of(names: dict[str, str]) -> dict[str, Any]:
-    """A ``oneOf`` over component schemas, one per ruleset."""
-    return {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in names.values()]}
 
 
 class ExportedRoundSchema(RequestSchema):
@@ -419,7 +257,7 @@ class ExportSchema(RequestSchema):
             raise Invalid(
                 in_context("The export's game cannot be set up", problem), code="invalid_import"
             ) from None
-        entry_schema = ENTRY_SCHEMAS[game["ruleset"]]()
+        entry_schema = RULESET_SCHEMAS[game["ruleset"]].entry
         rounds = []
         for number, item in enumerate(document["rounds"], start=1):
             try:

@@ -8,13 +8,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
+
 from ..extensions import db
 from ..models import Game, Player, utcnow
 from ..names import first_clash
 from ..rules import GameState, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
 from ..security import hash_token, new_game_id, new_token, token_matches
-from .errors import InvalidChange, WrongToken
+from .errors import GameNotFound, InvalidChange, WrongToken
 from .storage import find_game, writing
 
 
@@ -70,6 +72,14 @@ class BoundGame:
 def read_game(game_id: str) -> BoundGame:
     """A game as it stands."""
     return BoundGame.of(find_game(game_id))
+
+
+def game_version(game_id: str) -> int:
+    """The game's version, which every change raises: what a phone's ETag names."""
+    version = db.session.scalar(select(Game.version).where(Game.id == game_id))
+    if version is None:
+        raise GameNotFound("There is no game with this id.")
+    return version
 
 
 def open_game(game_id: str, token: str) -> BoundGame:

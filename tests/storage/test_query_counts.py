@@ -61,3 +61,13 @@ def test_an_export_refused_at_its_last_round_writes_nothing(app, client, table):
     assert response.status_code == 422, response.json
     assert writes(importing) == []
     assert not any(verb == "BEGIN" for verb in verbs(importing))  # not even a write lock
+
+
+def test_a_poll_with_the_current_etag_reads_the_version_alone(app, table):
+    table.create()
+    table.jhyap(0, 0, 5, 7)
+    etag = table.client.get(table.url).headers["ETag"]
+    with counted_statements(app) as polling:
+        assert table.client.get(table.url, headers={"If-None-Match": etag}).status_code == 304
+    selects = [sql for sql, _ in polling if sql.lstrip().upper().startswith("SELECT")]
+    assert len(selects) == 1 and "players" not in selects[0].lower()

@@ -1,0 +1,59 @@
+"""Twenty Two's request and response schemas."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, validate
+
+from ..fields import Boolean, Integer, List, Nested, RequestSchema, String
+from .base import RoundBaseSchema, RulesetSchemas
+
+
+class TwentyTwoPlaySchema(RequestSchema):
+    """One card of the final trick."""
+
+    player = Integer(required=True)
+    card = String(
+        required=True,
+        validate=validate.Length(max=8, error="Must be a card code such as 10H or QS."),
+    )
+
+
+class TwentyTwoEntrySchema(RequestSchema):
+    """A Twenty Two round: the final trick in the order played."""
+
+    last_trick = List(
+        Nested(TwentyTwoPlaySchema),
+        required=True,
+        validate=validate.Length(max=20, error="Must be at most 20 cards."),
+    )
+
+
+class TwentyTwoRoundPostSchema(TwentyTwoEntrySchema):
+    """A Twenty Two round to record, with the round number the phone expects."""
+
+    number = Integer(metadata={"description": "Must be the next round's number, else 409."})
+
+
+class TwentyTwoResultSchema(Schema):
+    """One player's part in a Twenty Two round."""
+
+    player = Integer(required=True)
+    card = String(required=True)
+    points = Integer(required=True)
+    score_before = Integer(required=True)
+    score_after = Integer(required=True)
+    halved = Boolean(required=True)
+    eliminated = Boolean(required=True)
+
+
+class TwentyTwoRoundSchema(RoundBaseSchema):
+    """A scored Twenty Two round."""
+
+    takers = List(Integer(), required=True)
+    cards_each = Integer(required=True)
+    results = List(Nested(TwentyTwoResultSchema), required=True)
+
+
+SCHEMAS = RulesetSchemas(
+    "TwentyTwo", TwentyTwoEntrySchema(), TwentyTwoRoundPostSchema(), TwentyTwoRoundSchema()
+)
