@@ -38,8 +38,11 @@ def export_game(game_id: str) -> dict[str, Any]:
     """The whole game: the Game with its setup, and every round with its accepted entry."""
     with reading_one_snapshot():
         bound = BoundGame.of(find_game(game_id))
-        rounds = db.session.scalars(
-            select(Round).where(Round.game_id == game_id).order_by(Round.number)
+        # The columns an export shows, not whole rows: each round's running state is not one.
+        rounds = db.session.execute(
+            select(Round.number, Round.entry, Round.result, Round.created_at)
+            .where(Round.game_id == game_id)
+            .order_by(Round.number)
         ).all()
         game = game_body(bound.game, bound.rules, bound.state)
         game["setup"] = {"dealer": bound.game.first_dealer, "starter": bound.game.first_starter}

@@ -8,8 +8,9 @@ at once when another writer got in between).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from sqlalchemy import event, select
@@ -46,21 +47,28 @@ def configure_sqlite(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
 
+# SQLite takes one writer at a time. This process's threads wait their turn here, in order,
+# rather than in SQLite's busy handler, which sleeps up to 100 ms between tries.
+_sqlite_writers = threading.Lock()
+
+
 @contextmanager
 def writing(*, dry_run: bool = False) -> Iterator[None]:
     """A unit of work that writes: committed if the block ends (a dry run is rolled back)."""
     if db.session().in_transaction():  # a read earlier in this request
         db.session.rollback()
-    db.session.connection(execution_options={"write_lock": not dry_run})
-    try:
-        yield
-    except BaseException:
-        db.session.rollback()
-        raise
-    if dry_run:
-        db.session.rollback()
-    else:
-        db.session.commit()
+    queue = _sqlite_writers if db.engine.dialect.name == "sqlite" and not dry_run else nullcontext()
+    with queue:
+        db.session.connection(execution_options={"write_lock": not dry_run})
+        try:
+            yield
+        except BaseException:
+            db.session.rollback()
+            raise
+        if dry_run:
+            db.session.rollback()
+        else:
+            db.session.commit()
 
 
 @contextmanager
