@@ -54,6 +54,23 @@ class StandingSchema(Schema):
     winners = List(Integer(), required=True)
 
 
+class PostedRoundSchema(Schema):
+    """What a round to record adds to its entry: the round number the phone expects."""
+
+    number = Integer(metadata={"description": "Must be the next round's number, else 409."})
+
+
+class PlayerResultSchema(Schema):
+    """What every player's part in a round has."""
+
+    player = Integer(required=True)
+    points = Integer(required=True)
+    score_before = Integer(required=True)
+    score_after = Integer(required=True)
+    halved = Boolean(required=True)
+    eliminated = Boolean(required=True)
+
+
 class RoundBaseSchema(Schema):
     """What every round has."""
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, validate
+from marshmallow import validate
 
 from ..fields import Boolean, Integer, List, Nested, RequestSchema, String
-from .base import RoundBaseSchema, RulesetSchemas
+from .base import PlayerResultSchema, PostedRoundSchema, RoundBaseSchema, RulesetSchemas
 
 
 class JhyapHandSchema(RequestSchema):
@@ -31,23 +31,15 @@ class JhyapEntrySchema(RequestSchema):
     )
 
 
-class JhyapRoundPostSchema(JhyapEntrySchema):
+class JhyapRoundPostSchema(JhyapEntrySchema, PostedRoundSchema):
     """A Jhyap round to record, with the round number the phone expects."""
 
-    number = Integer(metadata={"description": "Must be the next round's number, else 409."})
 
-
-class JhyapResultSchema(Schema):
+class JhyapResultSchema(PlayerResultSchema):
     """One player's part in a Jhyap round."""
 
-    player = Integer(required=True)
     hand = Integer(required=True)
     cards = List(String(), required=True, allow_none=True)
-    points = Integer(required=True)
-    score_before = Integer(required=True)
-    score_after = Integer(required=True)
-    halved = Boolean(required=True)
-    eliminated = Boolean(required=True)
 
 
 class JhyapRoundSchema(RoundBaseSchema):

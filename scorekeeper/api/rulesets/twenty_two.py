@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, validate
+from marshmallow import validate
 
-from ..fields import Boolean, Integer, List, Nested, RequestSchema, String
-from .base import RoundBaseSchema, RulesetSchemas
+from ..fields import Integer, List, Nested, RequestSchema, String
+from .base import PlayerResultSchema, PostedRoundSchema, RoundBaseSchema, RulesetSchemas
 
 
 class TwentyTwoPlaySchema(RequestSchema):
@@ -28,22 +28,14 @@ class TwentyTwoEntrySchema(RequestSchema):
     )
 
 
-class TwentyTwoRoundPostSchema(TwentyTwoEntrySchema):
+class TwentyTwoRoundPostSchema(TwentyTwoEntrySchema, PostedRoundSchema):
     """A Twenty Two round to record, with the round number the phone expects."""
 
-    number = Integer(metadata={"description": "Must be the next round's number, else 409."})
 
-
-class TwentyTwoResultSchema(Schema):
+class TwentyTwoResultSchema(PlayerResultSchema):
     """One player's part in a Twenty Two round."""
 
-    player = Integer(required=True)
     card = String(required=True)
-    points = Integer(required=True)
-    score_before = Integer(required=True)
-    score_after = Integer(required=True)
-    halved = Boolean(required=True)
-    eliminated = Boolean(required=True)
 
 
 class TwentyTwoRoundSchema(RoundBaseSchema):
