@@ -22,7 +22,7 @@ def modules_loaded_by(statement: str) -> set[str]:
     return set(finished.stdout.split())
 
 
-@pytest.mark.parametrize("module", ["scorekeeper", "scorekeeper.rules"])
+@pytest.mark.parametrize("module", ["scorekeeper", "scorekeeper.rules", "scorekeeper.serializers"])
 def test_the_rules_engine_loads_no_web_or_database_library(module: str) -> None:
     assert not modules_loaded_by(f"import {module}") & WEB_AND_DATABASE
 
