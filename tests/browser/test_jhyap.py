@@ -263,3 +263,16 @@ def test_each_player_line_differs_from_the_limit_line(page, server):
     assert len(colours) == 5
     # Far enough apart to tell by eye (a crimson next to a crimson is not).
     assert all(math.dist(colour, limit) > 60 for colour in colours), (colours, limit)
+
+
+def test_typed_halving_scores_survive_adding_a_player(page):
+    """The form is drawn again when a player is added; a typed list option stays as typed."""
+    page.get_by_test_id("new-game").click()
+    page.locator("details.options summary").click()
+    page.fill("#opt-halve_at", "50, 100")
+    page.get_by_role("button", name="Add a player").click()
+    expect(page.locator("#opt-halve_at")).to_have_value("50, 100")
+    for seat, player in enumerate(["Asha", "Bikash", "Chandra"]):
+        page.fill(f"#player-{seat}", player)
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("[data-testid=players]")).to_be_visible()

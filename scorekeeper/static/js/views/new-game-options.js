@@ -49,7 +49,7 @@ export function optionInput(form, name, spec) {
       inputmode: "numeric",
       min: numbers ? null : spec.allowed.minimum,
       max: numbers ? null : spec.allowed.maximum,
-      value: numbers ? value.join(", ") : value,
+      value: numbers && Array.isArray(value) ? value.join(", ") : value, // a list, or as typed
       oninput: (e) => setOption(form, name, e.target.value),
     });
   }
