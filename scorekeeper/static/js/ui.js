@@ -2,7 +2,7 @@
 
 import { ApiError, NetworkError } from "./api.js";
 import { h } from "./dom.js";
-import { cardLabel, cardText } from "./format.js";
+import { cardLabel, cardText, SUIT_SYMBOL, SUITS } from "./format.js";
 import { t } from "./i18n.js";
 
 const ERROR_KEYS = {
@@ -69,4 +69,48 @@ export function heading(text) {
 export function focusTitle() {
   const title = document.getElementById("page-title");
   if (title) title.focus({ preventScroll: false });
+}
+
+// The card picker's rank keys: tapping one chooses the rank, then a suit key completes the card.
+export function rankKeys(ranks, draft, { disabled, redraw }) {
+  return ranks.map((rank) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: ["pick", draft.rank === rank && "selected"],
+        "aria-pressed": String(draft.rank === rank),
+        "data-key": `rank-${rank}`,
+        "data-testid": `rank-${rank}`,
+        disabled: disabled(rank),
+        onclick: () => {
+          draft.rank = rank;
+          redraw();
+        },
+      },
+      spoken(rank, t(`rank_${rank}`)),
+    ),
+  );
+}
+
+// The card picker's suit keys, one group: each completes the chosen rank into a card.
+export function suitKeys(draft, { disabled, pick }) {
+  return h(
+    "div",
+    { class: "grid suits", role: "group", "aria-label": t("suit") },
+    SUITS.map((suit) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: ["pick", `suit-${suit}`],
+          "data-key": `suit-${suit}`,
+          "data-testid": `suit-${suit}`,
+          disabled: !draft.rank || disabled(draft.rank + suit),
+          onclick: () => pick(draft.rank + suit),
+        },
+        spoken(SUIT_SYMBOL[suit], t(`suit_${suit}`)),
+      ),
+    ),
+  );
 }

@@ -1,9 +1,9 @@
 // Jhyap's round entry: who called, then each player's hand as a total (number pad) or as cards.
 
 import { h } from "../dom.js";
-import { RANKS, SUIT_SYMBOL, SUITS } from "../format.js";
+import { RANKS } from "../format.js";
 import { t } from "../i18n.js";
-import { cardNode, spoken } from "../ui.js";
+import { cardNode, rankKeys, spoken, suitKeys } from "../ui.js";
 import { handReady, nextEmptyHand } from "./entry-draft.js";
 
 const PAD_MAX = 50;
@@ -171,24 +171,7 @@ function cardPad(draft, hand, actions) {
     h(
       "div",
       { class: "grid ranks", role: "group", "aria-label": t("rank") },
-      RANKS.map((rank) =>
-        h(
-          "button",
-          {
-            type: "button",
-            class: ["pick", draft.rank === rank && "selected"],
-            "aria-pressed": String(draft.rank === rank),
-            "data-key": `rank-${rank}`,
-            "data-testid": `rank-${rank}`,
-            disabled: full,
-            onclick: () => {
-              draft.rank = rank;
-              actions.redraw();
-            },
-          },
-          spoken(rank, t(`rank_${rank}`)),
-        ),
-      ),
+      ...rankKeys(RANKS, draft, { disabled: () => full, redraw: actions.redraw }),
       h(
         "button",
         {
@@ -202,24 +185,7 @@ function cardPad(draft, hand, actions) {
         t("joker"),
       ),
     ),
-    h(
-      "div",
-      { class: "grid suits", role: "group", "aria-label": t("suit") },
-      SUITS.map((suit) =>
-        h(
-          "button",
-          {
-            type: "button",
-            class: ["pick", `suit-${suit}`],
-            "data-key": `suit-${suit}`,
-            "data-testid": `suit-${suit}`,
-            disabled: !draft.rank,
-            onclick: () => add(draft.rank + suit),
-          },
-          spoken(SUIT_SYMBOL[suit], t(`suit_${suit}`)),
-        ),
-      ),
-    ),
+    suitKeys(draft, { disabled: () => false, pick: add }),
     h(
       "div",
       { class: "row" },

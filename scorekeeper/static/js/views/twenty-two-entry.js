@@ -2,9 +2,9 @@
 // be changed in place.
 
 import { h } from "../dom.js";
-import { cardLabel, playerName, SUIT_SYMBOL, SUITS, TT_RANKS } from "../format.js";
+import { cardLabel, playerName, SUITS, TT_RANKS } from "../format.js";
 import { t } from "../i18n.js";
-import { cardNode, spoken } from "../ui.js";
+import { cardNode, rankKeys, suitKeys } from "../ui.js";
 
 // Cards that cannot be picked: kept in a score pile, or already played in this trick (except the
 // play at index `changing`, whose card is being changed).
@@ -216,42 +216,11 @@ function cardPicker(entry) {
     h(
       "div",
       { class: "grid ranks", role: "group", "aria-label": t("rank") },
-      TT_RANKS.map((rank) =>
-        h(
-          "button",
-          {
-            type: "button",
-            class: ["pick", draft.rank === rank && "selected"],
-            "aria-pressed": String(draft.rank === rank),
-            "data-key": `rank-${rank}`,
-            "data-testid": `rank-${rank}`,
-            disabled: SUITS.every((suit) => used.has(rank + suit)),
-            onclick: () => {
-              draft.rank = rank;
-              actions.redraw();
-            },
-          },
-          spoken(rank, t(`rank_${rank}`)),
-        ),
-      ),
+      rankKeys(TT_RANKS, draft, {
+        disabled: (rank) => SUITS.every((suit) => used.has(rank + suit)),
+        redraw: actions.redraw,
+      }),
     ),
-    h(
-      "div",
-      { class: "grid suits", role: "group", "aria-label": t("suit") },
-      SUITS.map((suit) =>
-        h(
-          "button",
-          {
-            type: "button",
-            class: ["pick", `suit-${suit}`],
-            "data-key": `suit-${suit}`,
-            "data-testid": `suit-${suit}`,
-            disabled: !draft.rank || used.has(draft.rank + suit),
-            onclick: () => pickCard(entry, draft.rank + suit),
-          },
-          spoken(SUIT_SYMBOL[suit], t(`suit_${suit}`)),
-        ),
-      ),
-    ),
+    suitKeys(draft, { disabled: (code) => used.has(code), pick: (code) => pickCard(entry, code) }),
   );
 }
