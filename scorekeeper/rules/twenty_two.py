@@ -246,7 +246,7 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             return state
         # Stored without seat changes, so the dealer lost the last round and kept the losing
         # card last (rule 2's value), unless the piles went back; then cards_each, worked out
-        # from a full pack, is the value or caps it as any later deal would be capped.
+        # from a full pack, is the value unless that pack capped it (a value above 52 // players).
         pile = state.piles[state.dealer]
         value = card_value(parse_card(pile[-1])) if pile else state.cards_each
         if state.pack >= len(state.active_seats()):
