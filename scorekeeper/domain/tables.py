@@ -51,22 +51,28 @@ def create_table(
     """Create a table; its body with the token (shown to its creator only), and if a replay."""
 
     def create() -> dict[str, Any]:
-        token = new_token()
-        now = utcnow()
-        table = Table(
-            id=new_game_id(),
-            name=setup.name,
-            token_hash=hash_token(token),
-            version=1,
-            created_at=now,
-            updated_at=now,
-            roster=[RosterPlayer(name=name) for name in setup.players],
-        )
-        db.session.add(table)
-        db.session.flush()
+        table, token = add_table(setup)
         return {**table_body(table, [], []), "token": token}
 
     return create_once("tables", idempotency_key, fingerprint, create)
+
+
+def add_table(setup: TableSetup) -> tuple[Table, str]:
+    """Add a new table to the unit of work (flushed, so its roster has ids), with its token."""
+    token = new_token()
+    now = utcnow()
+    table = Table(
+        id=new_game_id(),
+        name=setup.name,
+        token_hash=hash_token(token),
+        version=1,
+        created_at=now,
+        updated_at=now,
+        roster=[RosterPlayer(name=name) for name in setup.players],
+    )
+    db.session.add(table)
+    db.session.flush()
+    return table, token
 
 
 def table_version(table_id: str) -> int:
