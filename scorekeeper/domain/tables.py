@@ -19,6 +19,9 @@ from .replays import create_once
 from .standings import standings
 from .storage import find_table, reading_one_snapshot, touch_table, writing
 
+ROSTER_LIMIT = 50
+"""The most players a table's roster holds."""
+
 
 @dataclass(frozen=True)
 class TableSetup:
@@ -134,6 +137,7 @@ def change_table(table_id: str, token: str, change: TableChange) -> dict[str, An
             for player_id, name in names.items():
                 by_id[player_id].name = name
             table.roster.extend(RosterPlayer(name=name) for name in change.new_players)
+            _check_roster_size(table)
             table.touch()
     return read_table(table_id)[0]
 
@@ -195,8 +199,18 @@ def seat_roster(table: Table, seats: Sequence[int | str]) -> list[RosterPlayer]:
                 {"players": {str(index): ["Seated twice."]}},
             )
         seated.append(player)
+    _check_roster_size(table)
     db.session.flush()  # new roster players get their ids
     return seated
+
+
+def _check_roster_size(table: Table) -> None:
+    """An ``InvalidSeating`` if the roster has grown past its limit."""
+    if len(table.roster) > ROSTER_LIMIT:
+        raise InvalidSeating(
+            f"A table's roster holds at most {ROSTER_LIMIT} players; this one is full.",
+            {"players": [f"At most {ROSTER_LIMIT} players on the roster."]},
+        )
 
 
 def rematch(
