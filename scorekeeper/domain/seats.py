@@ -144,7 +144,11 @@ def _newcomer(bound: BoundGame, change: SeatChange) -> SeatedPlayer:
         roster_player = seat_roster(table, [seat])[0]
         roster_id, name = roster_player.id, roster_player.name
     assert name is not None
-    names = [player.name for player in game.players]
+    # Someone who left may come back: they take a new seat, the old one stays as it was.
+    seated = {
+        player.id for seat, player in enumerate(bound.rules.players) if not bound.state.left[seat]
+    }
+    names = [player.name for player in game.players if player.id in seated]
     if (clash := first_clash([*names, name])) is not None:
         raise InvalidSeating(
             f"{clash[0]} is already in this game, so {name} cannot join it again.",

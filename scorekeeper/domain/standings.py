@@ -25,7 +25,8 @@ def standings(table: Table) -> list[dict[str, Any]]:
         select(
             Player.roster_id,
             Game.ruleset,
-            func.count().label("games_played"),
+            # Someone who left and came back has two seats in one game.
+            func.count(Player.game_id.distinct()).label("games_played"),
             won.cast(Integer).label("games_won"),
             eliminated.cast(Integer).label("eliminations"),
             *sums,

@@ -250,3 +250,54 @@ def test_a_damaged_seat_change_in_an_export_is_refused(client, started, app):
     assert "INSERT" not in " ".join(s for s, _ in importing)
     document["rounds"][1]["round"]["seat_change"] = {"join": {"name": "Dev"}}
     assert client.post("/api/v1/games/import", json=document).status_code == 422
+
+
+def test_someone_who_left_comes_back_in_a_new_seat(client, started):
+    leave(started, 1)
+    started.jhyap(0, 1, None, 9)
+    game = join(started, "Bikash", 0)
+    bikashes = [p for p in game["players"] if p["name"] == "Bikash"]
+    assert [(p["left"], p["score"]) for p in bikashes] == [(False, 29), (True, 12)]
+    clash = seats(started, {"join": {"name": "bikash", "after": started.players[0]}})
+    assert clash.status_code == 422
+
+
+def test_at_a_table_a_roster_player_joins_and_one_who_left_comes_back(client):
+    table = client.post(
+        "/api/v1/tables", json={"name": "Crew", "players": ["Asha", "Bikash", "Chandra"]}
+    ).json
+    auth = {"Authorization": f"Bearer {table['token']}"}
+    roster = {p["name"]: p["id"] for p in table["players"]}
+    game = client.post(
+        f"/api/v1/tables/{table['id']}/games",
+        json={"ruleset": "jhyap", "players": [roster["Asha"], roster["Bikash"]]},
+        headers=auth,
+    ).json
+    asha, bikash = (p["id"] for p in game["players"])
+    url = f"/api/v1/games/{game['id']}/seats"
+    joined = client.post(
+        url, json={"join": {"player": roster["Chandra"], "after": bikash}}, headers=auth
+    )
+    assert joined.status_code == 201, joined.json
+    assert joined.json["players"][2]["roster_id"] == roster["Chandra"]
+    newcomer = client.post(url, json={"join": {"name": "Dev", "after": asha}}, headers=auth)
+    assert newcomer.status_code == 201
+    roster_after = client.get(f"/api/v1/tables/{table['id']}").json["players"]
+    assert [p["name"] for p in roster_after] == ["Asha", "Bikash", "Chandra", "Dev"]
+    assert client.post(url, json={"leave": bikash}, headers=auth).status_code == 201
+    back = client.post(
+        url, json={"join": {"player": roster["Bikash"], "after": asha}}, headers=auth
+    )
+    assert back.status_code == 201, back.json
+    assert [p["roster_id"] for p in back.json["players"]].count(roster["Bikash"]) == 2
+    again = client.post(
+        url, json={"join": {"player": roster["Chandra"], "after": asha}}, headers=auth
+    )
+    assert again.status_code == 422
+    loose = client.post("/api/v1/games", json={"ruleset": "jhyap", "players": ["A", "B"]}).json
+    refused = client.post(
+        f"/api/v1/games/{loose['id']}/seats",
+        json={"join": {"player": 1, "after": loose["players"][0]["id"]}},
+        headers={"Authorization": f"Bearer {loose['token']}"},
+    )
+    assert refused.status_code == 422
