@@ -13,17 +13,21 @@ import { session } from "../state/game-session.js";
 import { setNotice } from "../state/notice.js";
 import { errorBox } from "../ui.js";
 
-// What was started from this game: {gameId, key, busy, error, tableName, table, tableKey,
-// gameKey}.
+// What was started from this game: {gameId, busy, error: {where, error}, key (the rematch's),
+// tableName, table (once created), tableKey, gameKey}.
 let again = null;
 
 function state(game) {
   if (!again || again.gameId !== game.id) {
     const names = game.players.filter((p) => !p.left).map((p) => p.name);
     const tableName = (game.name || names.join(", ")).slice(0, 80);
-    again = { gameId: game.id, key: null, busy: false, error: null, tableName, table: null };
+    again = { gameId: game.id, busy: false, error: null, tableName, table: null };
   }
   return again;
+}
+
+function errorFor(s, where) {
+  return s.error && s.error.where === where ? errorBox(s.error.error, "again-error") : null;
 }
 
 export function playAgainBox(game) {
@@ -44,47 +48,71 @@ export function playAgainBox(game) {
       },
       t("play_again"),
     ),
-    game.table ? null : startTableForm(game, s),
-    h("div", { id: "again-error" }, s.error ? errorBox(s.error, "again-error") : null),
+    h("div", { id: "again-error-rematch" }, errorFor(s, "rematch")),
   );
 }
 
-function showError(error) {
-  again.busy = false;
-  again.error = error;
-  const box = document.getElementById("again-error");
-  if (box) {
-    replace(box, errorBox(error, "again-error"));
-    box.scrollIntoView({ block: "nearest" });
-  }
-  for (const button of document.querySelectorAll(".play-again button")) button.disabled = false;
+// Below the scores of a game without a table.
+export function startTableBox(game) {
+  const s = state(game);
+  return h(
+    "section",
+    { class: "play-again start-table", "aria-labelledby": "start-table-heading" },
+    h("h2", { id: "start-table-heading" }, t("start_table_title")),
+    h(
+      "form",
+      {
+        novalidate: true,
+        onsubmit: (event) => {
+          event.preventDefault();
+          startTable(game);
+        },
+      },
+      h("p", { class: "help" }, t("start_table_help")),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "again-table-name" }, t("table_name")),
+        h("input", {
+          id: "again-table-name",
+          "data-key": "again-table-name",
+          type: "text",
+          maxlength: "80",
+          autocomplete: "off",
+          value: s.tableName,
+          disabled: Boolean(s.table),
+          oninput: (e) => (s.tableName = e.target.value),
+        }),
+      ),
+      h("div", { id: "again-error-table" }, errorFor(s, "table")),
+      h(
+        "button",
+        { type: "submit", class: "secondary", "data-testid": "start-table", disabled: s.busy },
+        t("start_table"),
+      ),
+    ),
+  );
 }
 
-function busy() {
-  again.busy = true;
-  again.error = null;
-  const box = document.getElementById("again-error");
-  if (box) replace(box);
-  for (const button of document.querySelectorAll(".play-again button")) button.disabled = true;
+function setBusy(busy) {
+  again.busy = busy;
+  for (const button of document.querySelectorAll(".play-again button")) button.disabled = busy;
+}
+
+// The error shows by the button that was tapped; what was typed stays.
+function showError(where, error) {
+  setBusy(false);
+  again.error = { where, error };
+  for (const other of ["rematch", "table"]) {
+    const box = document.getElementById(`again-error-${other}`);
+    if (box) replace(box, other === where ? errorBox(error, "again-error") : null);
+  }
+  document.getElementById(`again-error-${where}`)?.scrollIntoView({ block: "nearest" });
 }
 
 // A refusal stands (a new tap is a new request); no answer at all is sent again with its key.
 function keepKeyAfter(error) {
   return !(error instanceof ApiError) || error.status === 409 || error.status >= 500;
-}
-
-async function rematch(game) {
-  const s = state(game);
-  if (s.busy) return;
-  s.key = s.key || newKey("rematch");
-  busy();
-  try {
-    const created = await api.rematch(game.id, store.token(game.id), s.key);
-    opened(created);
-  } catch (error) {
-    if (!keepKeyAfter(error)) s.key = null;
-    showError(error);
-  }
 }
 
 function opened(created) {
@@ -94,39 +122,17 @@ function opened(created) {
   location.hash = gameUrl(created.id);
 }
 
-function startTableForm(game, s) {
-  return h(
-    "form",
-    {
-      class: "start-table",
-      novalidate: true,
-      onsubmit: (event) => {
-        event.preventDefault();
-        startTable(game);
-      },
-    },
-    h("p", { class: "help" }, t("start_table_help")),
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "again-table-name" }, t("table_name")),
-      h("input", {
-        id: "again-table-name",
-        "data-key": "again-table-name",
-        type: "text",
-        maxlength: "80",
-        autocomplete: "off",
-        value: s.tableName,
-        disabled: Boolean(s.table),
-        oninput: (e) => (s.tableName = e.target.value),
-      }),
-    ),
-    h(
-      "button",
-      { type: "submit", class: "secondary", "data-testid": "start-table", disabled: s.busy },
-      t("start_table"),
-    ),
-  );
+async function rematch(game) {
+  const s = state(game);
+  if (s.busy) return;
+  s.key = s.key || newKey("rematch");
+  setBusy(true);
+  try {
+    opened(await api.rematch(game.id, store.token(game.id), s.key));
+  } catch (error) {
+    if (!keepKeyAfter(error)) s.key = null;
+    showError("rematch", error);
+  }
 }
 
 async function startTable(game) {
@@ -135,12 +141,12 @@ async function startTable(game) {
   const name = s.tableName.trim();
   if (!name) {
     const box = h("div", { class: "error", role: "alert" }, h("p", {}, t("need_table_name")));
-    replace(document.getElementById("again-error"), box);
+    replace(document.getElementById("again-error-table"), box);
     document.getElementById("again-table-name").focus();
     return;
   }
   const seats = nextGameSeats(game, session.rounds);
-  busy();
+  setBusy(true);
   try {
     if (!s.table) {
       s.tableKey = s.tableKey || newKey("table");
@@ -150,21 +156,19 @@ async function startTable(game) {
     }
     const fold = (text) => text.normalize("NFKC").toLocaleLowerCase();
     const idOf = (n) => s.table.players.find((p) => fold(p.name) === fold(n)).id;
-    const ids = seats.players.map(idOf);
     const body = {
       ruleset: game.ruleset,
-      players: ids,
+      players: seats.players.map(idOf),
       dealer: seats.dealer,
       options: game.options,
     };
     s.gameKey = s.gameKey || newKey("game");
-    const token = store.tableToken(s.table.id);
-    opened(await api.createTableGame(s.table.id, token, body, s.gameKey));
+    opened(await api.createTableGame(s.table.id, store.tableToken(s.table.id), body, s.gameKey));
   } catch (error) {
     if (!keepKeyAfter(error)) {
       if (s.table) s.gameKey = null;
       else s.tableKey = null;
     }
-    showError(error);
+    showError("table", error);
   }
 }

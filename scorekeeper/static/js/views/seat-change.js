@@ -60,15 +60,18 @@ function drawSeatChange() {
       h("div", { id: "seat-error" }, change.error ? errorBox(change.error, "seat-error") : null),
       join || !change.confirming ? submitButton(game) : confirmButtons(game),
     ),
-    h(
-      "div",
-      { class: "row" },
-      h(
-        "a",
-        { class: "button secondary", href: gameUrl(game.id), "data-testid": "cancel-seat" },
-        t("cancel"),
-      ),
-    ),
+    // While a leave is being confirmed, its own Cancel is the one.
+    change.confirming
+      ? null
+      : h(
+          "div",
+          { class: "row" },
+          h(
+            "a",
+            { class: "button secondary", href: gameUrl(game.id), "data-testid": "cancel-seat" },
+            t("cancel"),
+          ),
+        ),
   );
 }
 

@@ -7,7 +7,7 @@ import { gameUrl, optionValueText, playerName, shareUrl, tableUrl } from "../for
 import { t } from "../i18n.js";
 import { store } from "../store.js";
 import { announce, cardNode } from "../ui.js";
-import { playAgainBox } from "./play-again.js";
+import { playAgainBox, startTableBox } from "./play-again.js";
 
 // writable: this phone may record rounds in the game.
 export function tableView(game, writable) {
@@ -26,6 +26,7 @@ export function tableView(game, writable) {
       game.players.map((player) => playerItem(game, player)),
     ),
     h("p", { class: "limit" }, t("elimination_limit_is", { n: limit })),
+    writable && game.status === "finished" && !game.table ? startTableBox(game) : null,
     writable && game.status !== "finished"
       ? pending
         ? h("p", { class: "notice" }, t("wait_for_pending"))
@@ -132,7 +133,7 @@ function playerItem(game, player) {
   return h(
     "li",
     {
-      class: ["player", (player.eliminated || player.left) && "out", won && "won"],
+      class: ["player", player.eliminated && "out", player.left && "left", won && "won"],
       "data-testid": "player",
       "data-player": player.name,
     },
