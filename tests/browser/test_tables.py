@@ -47,19 +47,6 @@ def trick_round(page, plays):
     confirm(page)
 
 
-def someone_joins(page, *, chip=None, name=None, after=None):
-    page.get_by_test_id("someone-joins").click()
-    expect(page.locator("h1")).to_have_text("Someone joins")
-    if chip:
-        page.get_by_test_id("join-chip").filter(has_text=chip).click()
-    if name:
-        page.fill("#join-name", name)
-    if after:
-        page.select_option("#join-after", label=after)
-    page.get_by_test_id("seat-submit").click()
-    expect(page.get_by_test_id("players")).to_be_visible()
-
-
 def someone_leaves(page, name):
     page.get_by_test_id("someone-leaves").click()
     page.get_by_role("radio", name=name).check()
