@@ -19,6 +19,7 @@ from .rules import (
     PlayerResult,
     RoundResult,
     Ruleset,
+    SeatChangeResult,
     Standing,
     TwentyTwoPlayerResult,
     TwentyTwoRoundResult,
@@ -37,23 +38,9 @@ def timestamp(moment: datetime) -> str:
 
 
 def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
-    """The Game resource."""
+    """The Game resource; its players are the rules' players, in seat order."""
     standing = standing_json(rules.standing(state))
-    players = []
-    for player in game.players:
-        seat = player.seat
-        out = state.eliminated_in_round[seat]
-        players.append(
-            {
-                "id": player.id,
-                "name": player.name,
-                "seat": seat,
-                "score": state.scores[seat],
-                "eliminated": out is not None,
-                "eliminated_in_round": out,
-                **player_extra_json(state, seat),
-            }
-        )
+    players = [player_json(rules, state, seat) for seat in range(len(rules.players))]
     return {
         "id": game.id,
         "ruleset": game.ruleset,
@@ -66,6 +53,22 @@ def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
         "winners": standing["winners"],
         "created_at": timestamp(game.created_at),
         "updated_at": timestamp(game.updated_at),
+    }
+
+
+def player_json(rules: Ruleset, state: GameState, seat: int) -> dict[str, Any]:
+    """A player of the Game resource: who sits in ``seat``, and how they stand."""
+    player = rules.players[seat]
+    out = state.eliminated_in_round[seat]
+    return {
+        "id": player.id,
+        "name": player.name,
+        "seat": seat,
+        "score": state.scores[seat],
+        "eliminated": out is not None,
+        "eliminated_in_round": out,
+        "left": state.left[seat],
+        **player_extra_json(state, seat),
     }
 
 
@@ -90,6 +93,27 @@ def round_json(result: RoundResult) -> dict[str, Any]:
         **head,
         **own,
         "results": [player_result_json(row) for row in result.results],
+        "game": standing_json(result.standing),
+    }
+
+
+def seat_change_json(result: SeatChangeResult) -> dict[str, Any]:
+    """A seat change as stored and shown in the history: a join or a leave, and the game after."""
+    change: dict[str, Any]
+    if result.kind == "join":
+        change = {
+            "join": {
+                "player": result.player,
+                "name": result.name,
+                "after": result.after,
+                "score": result.score,
+            }
+        }
+    else:
+        change = {"leave": {"player": result.player}}
+    return {
+        "number": result.number,
+        "seat_change": change,
         "game": standing_json(result.standing),
     }
 

@@ -11,6 +11,8 @@ from .base import (
     RoundOutcome,
     RoundResult,
     Ruleset,
+    SeatChangeOutcome,
+    SeatChangeResult,
     Standing,
 )
 from .cards import Card, parse_card
@@ -46,6 +48,8 @@ __all__ = [
     "RoundResult",
     "RuleError",
     "Ruleset",
+    "SeatChangeOutcome",
+    "SeatChangeResult",
     "Standing",
     "TwentyTwo",
     "TwentyTwoEntry",

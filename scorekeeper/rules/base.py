@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Generic, Literal, Self, TypeVar
 
 from .errors import InvalidOptions, RuleError
 from .words import count_of, listed
@@ -32,6 +32,23 @@ class GameState:
     starter: int | None
     """Seat that starts the next round; ``None`` once the game is finished."""
     winners: tuple[int, ...] = ()
+    left: tuple[bool, ...] = ()
+    """Whether the player in each seat has left the game; left out, no one has."""
+    seat_changes: int = 0
+    """Players who joined or left so far: history items that are not rounds."""
+    seating: tuple[int, ...] = ()
+    """Player ids by seat: those of the players the ruleset is bound to (it fills them in)."""
+    tallies: tuple[tuple[int, ...], ...] = ()
+    """Each seat's counts, in the order of ``Ruleset.tally_names``; empty means all zero."""
+
+    def __post_init__(self) -> None:
+        if not self.left:  # built, or stored, without it: no one has left
+            object.__setattr__(self, "left", (False,) * len(self.scores))
+
+    @property
+    def last_number(self) -> int:
+        """The number of the last history item: rounds and seat changes share one numbering."""
+        return self.rounds_played + self.seat_changes
 
     @property
     def finished(self) -> bool:
@@ -39,12 +56,12 @@ class GameState:
         return self.dealer is None
 
     def is_active(self, seat: int) -> bool:
-        """Whether the player in ``seat`` is still in the game."""
-        return self.eliminated_in_round[seat] is None
+        """Whether the player in ``seat`` is still in the game: not eliminated, not left."""
+        return self.eliminated_in_round[seat] is None and not self.left[seat]
 
     def active_seats(self) -> list[int]:
         """Seats still in the game, in seat order."""
-        return [seat for seat, out in enumerate(self.eliminated_in_round) if out is None]
+        return [seat for seat in range(len(self.scores)) if self.is_active(seat)]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready copy (lists, not tuples), for storage.
@@ -56,8 +73,10 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameState:
-        """Rebuild a state stored with :meth:`to_dict`."""
-        return cls(**{f.name: _tuples(data[f.name]) for f in dataclasses.fields(cls)})
+        """Rebuild a state stored with :meth:`to_dict`; a field it lacks takes its default."""
+        return cls(
+            **{f.name: _tuples(data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
+        )
 
 
 def _lists(value: Any) -> Any:
@@ -135,6 +154,32 @@ class RoundOutcome:
 
 
 @dataclass(frozen=True)
+class SeatChangeResult:
+    """A player joining or leaving between rounds, and the game as it stands after."""
+
+    number: int
+    """The seat change's number, shared with the rounds."""
+    kind: Literal["join", "leave"]
+    player: int
+    """The id of the player who joined or left."""
+    name: str
+    after: int | None
+    """The id of the player the newcomer sits after (clockwise); ``None`` for a leave."""
+    score: int | None
+    """The running total the newcomer starts with; ``None`` for a leave."""
+    standing: Standing
+
+
+@dataclass(frozen=True)
+class SeatChangeOutcome:
+    """A seat change: its result, the state after it, and the rules bound to the players then."""
+
+    result: SeatChangeResult
+    state: GameState
+    rules: Ruleset[Any]
+
+
+@dataclass(frozen=True)
 class OptionSpec:
     """One option of a ruleset: its default and the values it allows."""
 
@@ -197,9 +242,11 @@ class Ruleset(ABC, Generic[Entry]):
     chooses_starter: ClassVar[bool]
     """Whether the table names round 1's starter (else it follows the dealer)."""
     state_class: ClassVar[type[GameState]] = GameState
+    tally_names: ClassVar[tuple[str, ...]]
+    """What ``GameState.tallies`` counts for each seat, in order."""
 
     def __init__(self, players: Sequence[Player], options: Mapping[str, Any] | None = None) -> None:
-        self.players = tuple(players)
+        self._bind(players)
         count = len(self.players)
         if not self.min_players <= count <= self.max_players:
             raise InvalidOptions(
@@ -208,6 +255,23 @@ class Ruleset(ABC, Generic[Entry]):
                 {"players": [f"Give {self.min_players} to {self.max_players} players."]},
             )
         self.options = self._resolve_options(options or {})
+
+    @classmethod
+    def restore(cls, players: Sequence[Player], options: Mapping[str, Any]) -> Self:
+        """Bind an existing game's options to its players, checking neither again.
+
+        A game's options are checked once, when it is created; seat changes may
+        since have brought more seats than a new game allows, or fewer players
+        than an option's limit was worked out for.
+        """
+        rules = cls.__new__(cls)
+        rules._bind(players)
+        rules.options = rules._resolve_options(options, check=False)
+        return rules
+
+    def _bind(self, players: Sequence[Player]) -> None:
+        """Seat ``players`` at this table, in seat order."""
+        self.players = tuple(players)
         self._seat_of = {player.id: seat for seat, player in enumerate(self.players)}
 
     @classmethod
@@ -231,11 +295,11 @@ class Ruleset(ABC, Generic[Entry]):
             description["default_by_players"] = {str(n): spec.default_for(n) for n in players}
         return description
 
-    def _resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Check the given options and fill in the defaults."""
+    def _resolve_options(self, given: Mapping[str, Any], check: bool = True) -> dict[str, Any]:
+        """Check the given options (unless told not to) and fill in the defaults."""
         specs = {spec.name: spec for spec in self.option_specs}
         unknown = sorted(set(given) - set(specs))
-        if unknown:
+        if unknown and check:
             names = listed([repr(name) for name in unknown])
             raise InvalidOptions(
                 f"{self.title} has no {'option' if len(unknown) == 1 else 'options'} {names}.",
@@ -251,7 +315,7 @@ class Ruleset(ABC, Generic[Entry]):
         problems = {
             name: problem
             for name, spec in specs.items()
-            if (problem := self._option_problem(spec, resolved[name], resolved))
+            if check and (problem := self._option_problem(spec, resolved[name], resolved))
         }
         if problems:
             message, _ = next(iter(problems.values()))
@@ -329,6 +393,28 @@ class Ruleset(ABC, Generic[Entry]):
         """The name of the player in ``seat``."""
         return self.players[seat].name
 
+    @property
+    def seating(self) -> tuple[int, ...]:
+        """The players' ids in seat order: what a state of this table holds as its ``seating``."""
+        return tuple(player.id for player in self.players)
+
+    def tallies_of(self, state: GameState, seat: int) -> dict[str, int]:
+        """The counts of the player in ``seat``, by the names in ``tally_names``."""
+        return dict(zip(self.tally_names, self._tallies(state)[seat], strict=True))
+
+    def _tallies(self, state: GameState) -> tuple[tuple[int, ...], ...]:
+        """The state's tallies, all zero for a state that has none."""
+        return state.tallies or ((0,) * len(self.tally_names),) * len(state.scores)
+
+    def _tallied(
+        self, state: GameState, counts: Mapping[int, Sequence[int]]
+    ) -> tuple[tuple[int, ...], ...]:
+        """The state's tallies plus ``counts`` (a row in ``tally_names`` order, by seat)."""
+        return tuple(
+            tuple(map(sum, zip(row, counts[seat], strict=True))) if seat in counts else row
+            for seat, row in enumerate(self._tallies(state))
+        )
+
     def next_active_seat(self, state: GameState, seat: int) -> int:
         """The first active seat clockwise after ``seat``."""
         count = len(self.players)
@@ -362,15 +448,17 @@ class Ruleset(ABC, Generic[Entry]):
             raise InvalidOptions(
                 message, {name: [detail] for name, (_, detail) in problems.items()}
             )
-        state = self.state_class(
+        return self.state_class(
             rounds_played=0,
             scores=(0,) * count,
             eliminated_in_round=(None,) * count,
             dealer=dealer,
             starter=(dealer + 1) % count if starter is None else starter,
+            left=(False,) * count,
+            seating=self.seating,
+            tallies=((0,) * len(self.tally_names),) * count,
             **self._initial_extra(),
         )
-        return state
 
     def remap_entry(self, raw: Mapping[str, Any], player_ids: Mapping[int, int]) -> dict[str, Any]:
         """A JSON entry with its player ids replaced through ``player_ids`` (for imports)."""
@@ -391,14 +479,19 @@ class Ruleset(ABC, Generic[Entry]):
         """Who deals and starts the round after ``state``."""
         assert state.dealer is not None and state.starter is not None
         return NextRound(
-            number=state.rounds_played + 1,
+            number=state.last_number + 1,
             dealer=self.players[state.dealer].id,
             starter=self.players[state.starter].id,
         )
 
     def state_from_dict(self, data: Mapping[str, Any]) -> GameState:
-        """Rebuild a stored state of this ruleset."""
-        return self.state_class.from_dict(data)
+        """Rebuild a stored state of this ruleset; one stored before seat changes gets their fields.
+
+        A state stored then has no ``seating`` (its players are this table's)
+        and no ``tallies`` (they start at zero).
+        """
+        state = self.state_class.from_dict(data)
+        return replace(state, seating=state.seating or self.seating, tallies=self._tallies(state))
 
     @abstractmethod
     def parse_entry(self, raw: Mapping[str, Any]) -> Entry:
@@ -407,6 +500,136 @@ class Ruleset(ABC, Generic[Entry]):
     @abstractmethod
     def play(self, state: GameState, entry: Entry) -> RoundOutcome:
         """Score one round; raise :class:`RuleError` if the entry breaks the rules."""
+
+    # Seat changes between rounds (rules.md, "Seat changes between rounds")
+
+    def join(self, state: GameState, newcomer: Player, after: int) -> SeatChangeOutcome:
+        """Seat ``newcomer`` clockwise right after the player ``after``, from the next round on.
+
+        The newcomer starts with the highest running total among the active
+        players; the next round's dealer and starter stay the same players.
+        """
+        if state.finished:
+            raise RuleError(
+                "The game is over, so no one can join it.", {"join": ["The game is over."]}
+            )
+        after_seat = self.seat_of(after)
+        if after_seat is None:
+            raise RuleError(
+                f"Player {after} is not at this table, so no one can sit after them.",
+                {"join": {"after": ["Not a player in this game."]}},
+            )
+        if self.seat_of(newcomer.id) is not None:
+            raise RuleError(
+                f"Player {newcomer.id} already has a seat in this game.",
+                {"join": {"player": ["Already in this game."]}},
+            )
+        active = state.active_seats()
+        if len(active) >= self.max_players:
+            raise RuleError(
+                f"{self.title} is played by at most {self.max_players} players and "
+                f"{len(active)} are still in the game, so {newcomer.name} cannot join.",
+                {"join": [f"At most {self.max_players} players may be in the game."]},
+            )
+        at = after_seat + 1
+
+        def seat_after(seat: int) -> int:
+            return seat + 1 if seat >= at else seat
+
+        def inserted(values: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
+            return (*values[:at], value, *values[at:])
+
+        rules = self.restore(inserted(self.players, newcomer), self.options)
+        score = max(state.scores[seat] for seat in active)
+        assert state.dealer is not None and state.starter is not None
+        joined = replace(
+            state,
+            scores=inserted(state.scores, score),
+            eliminated_in_round=inserted(state.eliminated_in_round, None),
+            dealer=seat_after(state.dealer),
+            starter=seat_after(state.starter),
+            left=inserted(state.left, False),
+            seat_changes=state.seat_changes + 1,
+            seating=rules.seating,
+            tallies=inserted(self._tallies(state), (0,) * len(self.tally_names)),
+        )
+        joined = rules._after_seat_change(self._seat_added(joined, at))
+        result = SeatChangeResult(
+            number=joined.last_number,
+            kind="join",
+            player=newcomer.id,
+            name=newcomer.name,
+            after=after,
+            score=score,
+            standing=rules.standing(joined),
+        )
+        return SeatChangeOutcome(result=result, state=joined, rules=rules)
+
+    def leave(self, state: GameState, player: int) -> SeatChangeOutcome:
+        """The active ``player`` leaves: their total freezes and they never win.
+
+        If they were to deal or start the next round, that passes on clockwise;
+        if only one active player remains, that player wins.
+        """
+        if state.finished:
+            raise RuleError(
+                "The game is over, so no one can leave it.", {"leave": ["The game is over."]}
+            )
+        seat = self.seat_of(player)
+        if seat is None:
+            raise RuleError(
+                f"Player {player} is not at this table.", {"leave": ["Not a player in this game."]}
+            )
+        name = self.name_of(seat)
+        if state.left[seat]:
+            raise RuleError(f"{name} has already left the game.", {"leave": ["Already left."]})
+        if not state.is_active(seat):
+            raise RuleError(
+                f"{name} was eliminated in round {state.eliminated_in_round[seat]} "
+                "and is already out of the game.",
+                {"leave": ["Eliminated."]},
+            )
+        gone = replace(
+            state,
+            left=tuple(was or s == seat for s, was in enumerate(state.left)),
+            seat_changes=state.seat_changes + 1,
+            seating=self.seating,
+            tallies=self._tallies(state),
+        )
+        remaining = gone.active_seats()
+        if len(remaining) == 1:
+            gone = replace(gone, dealer=None, starter=None, winners=(remaining[0],))
+        else:
+            gone = self._pass_turns(gone, seat)
+        gone = self._after_seat_change(gone)
+        result = SeatChangeResult(
+            number=gone.last_number,
+            kind="leave",
+            player=player,
+            name=name,
+            after=None,
+            score=None,
+            standing=self.standing(gone),
+        )
+        return SeatChangeOutcome(result=result, state=gone, rules=self)
+
+    def _pass_turns(self, state: GameState, seat: int) -> GameState:
+        """The deal and the start of the next round, passed on from ``seat``, who just left."""
+        assert state.dealer is not None and state.starter is not None
+        dealer, starter = state.dealer, state.starter
+        if dealer == seat:
+            dealer = self.next_active_seat(state, seat)
+        if starter == seat:
+            starter = self.next_active_seat(state, seat)
+        return replace(state, dealer=dealer, starter=starter)
+
+    def _seat_added(self, state: GameState, seat: int) -> GameState:
+        """The ruleset's own fields after a newcomer took ``seat`` (the other seats moved on)."""
+        return state
+
+    def _after_seat_change(self, state: GameState) -> GameState:
+        """What the ruleset works out again once the players at the table change."""
+        return state
 
     # Shared checks and steps
 
@@ -421,6 +644,11 @@ class Ruleset(ABC, Generic[Entry]):
                 raise RuleError(
                     f"Player {player_id} is not at this table.",
                     _player_problem(field_name, index, "Not a player in this game."),
+                )
+            if state.left[seat]:
+                raise RuleError(
+                    f"{self.name_of(seat)} has left the game and takes no part.",
+                    _player_problem(field_name, index, "Left the game."),
                 )
             if not state.is_active(seat):
                 raise RuleError(
@@ -453,14 +681,16 @@ class Ruleset(ABC, Generic[Entry]):
         scores: Sequence[int],
         eliminated: Sequence[int],
         next_turns: Callable[[GameState], GameState],
+        tallies: Mapping[int, Sequence[int]],
         **extra: Any,
     ) -> GameState:
         """The state after a round that played ``seats`` and left these scores and eliminations.
 
         If the round ends the game the state names its winners; otherwise
         ``next_turns`` fills in the next dealer and starter (and anything else
-        the ruleset decides once the eliminations are known). ``extra`` holds
-        the ruleset's own state fields.
+        the ruleset decides once the eliminations are known). ``tallies`` are
+        the counts the round adds, by seat; ``extra`` holds the ruleset's own
+        state fields.
         """
         out, winners, finished = self._finish_round(state, scores, eliminated, seats)
         after = self.state_class(
@@ -470,6 +700,10 @@ class Ruleset(ABC, Generic[Entry]):
             dealer=None,
             starter=None,
             winners=winners,
+            left=state.left,
+            seat_changes=state.seat_changes,
+            seating=self.seating,
+            tallies=self._tallied(state, tallies),
             **extra,
         )
         return after if finished else next_turns(after)
@@ -504,7 +738,7 @@ class Ruleset(ABC, Generic[Entry]):
             for seat in sorted(seats)
         )
         result = result_class(
-            number=after.rounds_played,
+            number=after.last_number,
             dealer=self.players[before.dealer].id,
             starter=self.players[before.starter].id,
             results=results,
@@ -525,12 +759,12 @@ class Ruleset(ABC, Generic[Entry]):
         ``low_seats`` are the seats that contend for a shared win when the
         round knocks out everyone still active.
         """
-        number = state.rounds_played + 1
+        number = state.last_number + 1
         out = tuple(
             number if seat in eliminated else was
             for seat, was in enumerate(state.eliminated_in_round)
         )
-        still_active = [seat for seat, o in enumerate(out) if o is None]
+        still_active = [seat for seat, o in enumerate(out) if o is None and not state.left[seat]]
         if len(still_active) == 1:
             return out, (still_active[0],), True
         if not still_active:

@@ -74,6 +74,7 @@ class Jhyap(Ruleset[JhyapEntry]):
     min_players = 2
     max_players = 5
     chooses_starter = True
+    tally_names = ("rounds_played", "calls", "calls_won", "halvings", "hand_total")
     option_specs = (
         OptionSpec("call_limit", "Highest hand total that may call Jhyap.", 5, "integer", 0, 50),
         OptionSpec(
@@ -172,7 +173,18 @@ class Jhyap(Ruleset[JhyapEntry]):
             next_dealer, next_starter = self._next_turns(after, dealer, totals, caller, catchers)
             return replace(after, dealer=next_dealer, starter=next_starter)
 
-        new_state = self._state_after(state, seats, scores, eliminated, next_turns)
+        # Tallies, in tally_names order: a round played, the call and its outcome, halvings, hand.
+        tallies = {
+            seat: (
+                1,
+                int(seat == caller),
+                int(seat == caller and caller_succeeded),
+                int(seat in halved),
+                totals[seat],
+            )
+            for seat in seats
+        }
+        new_state = self._state_after(state, seats, scores, eliminated, next_turns, tallies)
         return self._outcome(
             JhyapRoundResult,
             state,

@@ -48,6 +48,13 @@ class TwentyTwoState(GameState):
     piles: tuple[tuple[str, ...], ...] = ()
     """Cards each seat kept since the start, or since the piles last went back (rule 2)."""
     cards_each: int = 0
+    deal_value: int = 0
+    """Rule 2's value for the coming deal, before the pack caps it; 0 once the game is over.
+
+    It is ``first_deal`` before round 1, then the point value of the card the
+    last round's loser played. ``cards_each`` may already be capped by the
+    pack, so a seat change works the deal out again from this value.
+    """
 
     @property
     def pack(self) -> int:
@@ -83,6 +90,7 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
     max_players = 6
     chooses_starter = False
     state_class = TwentyTwoState
+    tally_names = ("rounds_played", "tricks_taken", "points_taken")
     option_specs = (
         OptionSpec(
             "elimination_limit",
@@ -117,7 +125,12 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
 
     def _initial_extra(self) -> dict[str, Any]:
         """Empty score piles and the first deal size."""
-        return {"piles": ((),) * len(self.players), "cards_each": self.options["first_deal"]}
+        first_deal = self.options["first_deal"]
+        return {
+            "piles": ((),) * len(self.players),
+            "cards_each": first_deal,
+            "deal_value": first_deal,
+        }
 
     def next_round(self, state: GameState) -> NextRound:
         """Dealer and starter, plus how many cards to deal and the pack size."""
@@ -170,14 +183,17 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
                 replace(after, dealer=loser, starter=starter), card_value(card_of[loser])
             )
 
+        tallies = {seat: (1, int(seat in takers), points[seat]) for seat in seats}
         new_state = self._state_after(
             state,
             seats,
             scores,
             eliminated,
             next_turns,
+            tallies,
             piles=tuple(tuple(pile) for pile in piles),
             cards_each=0,
+            deal_value=0,
         )
         return self._outcome(
             TwentyTwoRoundResult,
@@ -196,18 +212,46 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
         if state.pack < active:
             # Decision (an empty pack): every score pile goes back; the running totals stay.
             state = replace(state, piles=((),) * len(state.piles))
-        return replace(state, cards_each=max(1, min(value, state.pack // active)))
+        return replace(state, cards_each=max(1, min(value, state.pack // active)), deal_value=value)
+
+    def _pass_turns(self, state: GameState, seat: int) -> GameState:
+        """Rule 6 after a leave: a dealer's deal passes clockwise, and the lead to their left."""
+        passed = super()._pass_turns(state, seat)
+        if state.dealer == seat:
+            assert passed.dealer is not None
+            return replace(passed, starter=self.next_active_seat(passed, passed.dealer))
+        return passed
+
+    def _seat_added(self, state: GameState, seat: int) -> GameState:
+        """The newcomer in ``seat`` has an empty score pile."""
+        assert isinstance(state, TwentyTwoState)
+        return replace(state, piles=(*state.piles[:seat], (), *state.piles[seat:]))
+
+    def _after_seat_change(self, state: GameState) -> GameState:
+        """Rule 2 again for the players now at the table: the same value, a new cap.
+
+        A player who left keeps their score pile, as an eliminated player
+        does: those cards were taken and stay out of the pack.
+        """
+        assert isinstance(state, TwentyTwoState)
+        if state.finished:
+            return replace(state, cards_each=0, deal_value=0)
+        return self._next_deal(state, state.deal_value)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> TwentyTwoState:
-        """Rebuild a stored state; one stored stuck on an empty pack gets its piles back."""
+        """Rebuild a stored state; an older one gets its ``deal_value``, and its piles if stuck."""
         state = super().state_from_dict(data)
         assert isinstance(state, TwentyTwoState)
-        if state.finished or state.dealer is None or state.pack >= len(state.active_seats()):
+        if state.finished or state.dealer is None or state.deal_value:
             return state
-        # Stored before the empty-pack decision, with fewer cards than active players. The
-        # dealer lost that round and kept the losing card last, so rule 2 still has its value.
+        # Stored without seat changes, so the dealer lost the last round and kept the losing
+        # card last (rule 2's value), unless the piles went back; then cards_each, worked out
+        # from a full pack, is the value unless that pack capped it (a value above 52 // players).
         pile = state.piles[state.dealer]
         value = card_value(parse_card(pile[-1])) if pile else state.cards_each
+        if state.pack >= len(state.active_seats()):
+            return replace(state, deal_value=value)
+        # Stored before the empty-pack decision, with fewer cards than active players.
         return self._next_deal(state, value)
 
     def _check_trick(

@@ -144,6 +144,9 @@ def test_round_result_matches_the_api_example() -> None:
         dealer=2,
         starter=2,
         winners=(),
+        seating=(A, B, C),
+        # rounds played, calls, calls won, halvings, hand total (counted from this round on)
+        tallies=((1, 0, 0, 0, 17), (1, 0, 0, 1, 14), (1, 1, 1, 0, 3)),
     )
 
 
@@ -277,6 +280,8 @@ def test_rule2_first_starter_is_the_one_the_table_names() -> None:
         dealer=0,
         starter=2,
         winners=(),
+        seating=(A, B, C, D),
+        tallies=((0, 0, 0, 0, 0),) * 4,
     )
     assert game.standing(first) == Standing("in_progress", NextRound(1, dealer=A, starter=C), ())
     outcome = play(game, first, C, {A: 9, B: 9, C: 4, D: 9})
@@ -795,6 +800,8 @@ def test_rule8_last_active_player_wins() -> None:
         dealer=None,
         starter=None,
         winners=(0,),
+        seating=(A, B),
+        tallies=((1, 1, 1, 0, 0), (1, 0, 0, 0, 6)),
     )
     assert outcome.state.finished
     assert game.standing(outcome.state) == Standing("finished", None, (A,))

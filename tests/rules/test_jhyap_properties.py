@@ -219,6 +219,12 @@ def expected_round(game: Jhyap, before: GameState, entry: dict[str, Any]) -> dic
                 else caller
             )
             starter = winner if winner in active else min(active, key=after_caller)
+    # Counts: a round played, a call, a call won, a halving, the hand's total.
+    tallies = [list(row) for row in before.tallies]
+    for seat, total in totals.items():
+        won = seat == caller and succeeded
+        for index, add in enumerate((1, seat == caller, won, halved[seat], total)):
+            tallies[seat][index] += add
     return {
         "caller_succeeded": succeeded,
         "totals": totals,
@@ -231,6 +237,8 @@ def expected_round(game: Jhyap, before: GameState, entry: dict[str, Any]) -> dic
             dealer=dealer,
             starter=starter,
             winners=tuple(winners),
+            seating=tuple(player.id for player in game.players),
+            tallies=tuple(tuple(row) for row in tallies),
         ),
     }
 
