@@ -323,6 +323,8 @@ def test_someone_joins_and_someone_leaves_between_rounds(page, server):
     page.get_by_test_id("someone-joins").click()
     page.locator("#join-name").focus()
     page.keyboard.type("Dev")
+    # The service's dry run says where and with what Dev starts, before anything is saved.
+    expect(page.locator("#join-preview")).to_have_text("Dev will join with 30 points, after Asha.")
     page.keyboard.press("Enter")
     next_round_is(page, 3)
     assert list(scores(page).items()) == [

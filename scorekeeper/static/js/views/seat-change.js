@@ -4,13 +4,14 @@
 
 import { api, ApiError } from "../api.js";
 import { h, replace } from "../dom.js";
-import { activePlayers, gameTitle, gameUrl, playerName } from "../format.js";
+import { gameTitle, gameUrl, playerName } from "../format.js";
 import { t } from "../i18n.js";
 import { defaultAfter, rosterToJoin, seatChangeBody } from "../seating.js";
+import { joinFields, leaveFields } from "./seat-fields.js";
 import { newKey, store } from "../store.js";
 import { canWrite, refreshGame, session } from "../state/game-session.js";
 import { currentRoute, isSeatTab } from "../state/route.js";
-import { announce, errorBox, heading, mainBox } from "../ui.js";
+import { announce, errorBox, errorText, heading, mainBox } from "../ui.js";
 
 // The change being made: {gameId, kind: "join" | "leave", name, rosterId, after, player,
 // confirming, busy, error, key, sent}.
@@ -46,6 +47,55 @@ export function seatChanged() {
   else drawSeatChange();
 }
 
+// The service's dry run of a join, shown before confirming: the newcomer's seat and starting score
+// (the page keeps no scoring rules of its own). Asked a moment after the typing stops.
+let previewTimer = null;
+let previewSeq = 0;
+
+function schedulePreview() {
+  clearTimeout(previewTimer);
+  previewSeq += 1;
+  const box = document.getElementById("join-preview");
+  if (box) replace(box);
+  const ready = change && (change.name.trim() || change.rosterId !== null);
+  if (change && change.kind === "join" && ready && !change.busy) {
+    previewTimer = setTimeout(joinPreview, 300);
+  }
+}
+
+async function joinPreview() {
+  const game = session.game;
+  const target = change;
+  const seq = previewSeq;
+  const body = seatChangeBody(target, game.next_round.number);
+  let shown;
+  try {
+    const after = await api.seatChange(game.id, store.token(game.id), body, null, true);
+    const player = joinedPlayer(after, target);
+    const where = playerName(game, target.after);
+    shown = t("join_preview", { name: player.name, n: player.score, after: where });
+  } catch (error) {
+    if (!(error instanceof ApiError)) return; // offline: Confirm says so, keeping the entry
+    const { line, detail } = errorText(error);
+    shown = h(
+      "span",
+      { class: "field-error" },
+      line,
+      detail ? [" ", h("span", { lang: "en" }, detail)] : null,
+    );
+  }
+  const box = document.getElementById("join-preview");
+  if (seq === previewSeq && change === target && box) replace(box, shown);
+}
+
+const fieldActions = { redraw: () => drawSeatChange(), changed: () => schedulePreview() };
+
+function joinChips(game) {
+  return game.table && roster && roster.tableId === game.table
+    ? rosterToJoin(roster.players, game)
+    : [];
+}
+
 function drawSeatChange() {
   const game = session.game;
   const join = change.kind === "join";
@@ -56,7 +106,9 @@ function drawSeatChange() {
     h(
       "form",
       { id: "seat-form", novalidate: true, onsubmit: submit },
-      join ? joinFields(game) : leaveFields(game),
+      join
+        ? joinFields(game, change, joinChips(game), fieldActions)
+        : leaveFields(game, change, fieldActions),
       h("div", { id: "seat-error" }, change.error ? errorBox(change.error, "seat-error") : null),
       join || !change.confirming ? submitButton(game) : confirmButtons(game),
     ),
@@ -73,121 +125,7 @@ function drawSeatChange() {
           ),
         ),
   );
-}
-
-function joinFields(game) {
-  const here = activePlayers(game);
-  const chips =
-    game.table && roster && roster.tableId === game.table ? rosterToJoin(roster.players, game) : [];
-  return [
-    chips.length
-      ? h(
-          "fieldset",
-          { class: "roster" },
-          h("legend", {}, t("join_from_roster")),
-          h(
-            "div",
-            { class: "chips" },
-            chips.map((player) =>
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: ["chip", change.rosterId === player.id && "selected"],
-                  "aria-pressed": String(change.rosterId === player.id),
-                  "data-key": `join-chip-${player.id}`,
-                  "data-testid": "join-chip",
-                  onclick: () => {
-                    change.rosterId = change.rosterId === player.id ? null : player.id;
-                    change.name = "";
-                    change.error = null;
-                    drawSeatChange();
-                  },
-                },
-                player.name,
-              ),
-            ),
-          ),
-        )
-      : null,
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "join-name" }, chips.length ? t("join_new_name") : t("join_name")),
-      h("input", {
-        id: "join-name",
-        "data-key": "join-name",
-        type: "text",
-        maxlength: "40",
-        autocomplete: "off",
-        value: change.name,
-        oninput: (e) => {
-          change.name = e.target.value;
-          if (change.rosterId !== null) {
-            change.rosterId = null;
-            for (const chip of document.querySelectorAll("[data-testid=join-chip]")) {
-              chip.classList.remove("selected");
-              chip.setAttribute("aria-pressed", "false");
-            }
-          }
-        },
-      }),
-    ),
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "join-after" }, t("sits_after")),
-      h(
-        "select",
-        {
-          id: "join-after",
-          "data-key": "join-after",
-          "aria-describedby": "join-after-help",
-          onchange: (e) => (change.after = Number(e.target.value)),
-        },
-        here.map((player) =>
-          h(
-            "option",
-            { value: String(player.id), selected: change.after === player.id },
-            player.name,
-          ),
-        ),
-      ),
-      h("p", { class: "help", id: "join-after-help" }, t("sits_after_help")),
-    ),
-    h("p", { class: "help" }, t("join_score_rule")),
-  ];
-}
-
-function leaveFields(game) {
-  return [
-    h(
-      "fieldset",
-      { class: "choices" },
-      h("legend", {}, t("who_leaves")),
-      activePlayers(game).map((player) =>
-        h(
-          "label",
-          { class: ["choice", change.player === player.id && "selected"] },
-          h("input", {
-            type: "radio",
-            name: "leaver",
-            value: String(player.id),
-            "data-key": `leaver-${player.id}`,
-            checked: change.player === player.id,
-            onchange: () => {
-              change.player = player.id;
-              change.confirming = false;
-              change.error = null;
-              drawSeatChange();
-            },
-          }),
-          h("span", {}, player.name),
-        ),
-      ),
-    ),
-    h("p", { class: "help" }, t("leave_rule")),
-  ];
+  if (join) schedulePreview();
 }
 
 function submitButton(game) {
