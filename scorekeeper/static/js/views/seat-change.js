@@ -230,9 +230,15 @@ async function submit(event) {
   }
 }
 
+// The newcomer in the game as the service answered: a new seat, or a roster player who had left
+// and is back.
 function joinedPlayer(game, target) {
   const before = new Set(session.game.players.map((p) => p.id));
-  return game.players.find((p) => !before.has(p.id)) || { name: target.name, score: "" };
+  const back = (p) => target.rosterId !== null && p.roster_id === target.rosterId && !p.left;
+  return (
+    game.players.find((p) => !before.has(p.id)) ||
+    game.players.find(back) || { name: target.name, score: "" }
+  );
 }
 
 function joinedName(game, target) {
