@@ -88,10 +88,17 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # A batch migration copies a table and drops the old one; with foreign keys on,
+            # SQLite's DROP TABLE would delete every row that references it (ON DELETE CASCADE).
+            # The pragma is a no-op inside a transaction, so it goes to the driver directly.
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():
             context.run_migrations()
+        if connection.dialect.name == "sqlite":
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")
 
 
 if context.is_offline_mode():

@@ -21,11 +21,14 @@ DOMAIN_ERRORS: dict[type[domain.DomainError], tuple[int, str]] = {
     domain.RoundTaken: (409, "conflict"),
     domain.GameOver: (409, "conflict"),
     domain.NotTheLastRound: (409, "conflict"),
+    domain.NotARound: (409, "conflict"),
     domain.RecordingInProgress: (409, "conflict"),
     domain.KeyReused: (422, "invalid_idempotency_key"),
     domain.InvalidChange: (422, "invalid_request"),
     domain.InvalidImport: (422, "invalid_import"),
     domain.WrongRuleset: (422, "invalid_request"),
+    domain.TableNotFound: (404, "not_found"),
+    domain.InvalidSeating: (422, "invalid_game"),
 }
 """The status and code each domain error is answered with."""
 RETRY_AFTER: dict[type[domain.DomainError], str] = {domain.RecordingInProgress: "1"}
@@ -167,6 +170,12 @@ FIELD_WORDS = {
     "round": "the round",
     "seat": "the seat",
     "dry_run": "the dry_run setting in the address",
+    "join": "the newcomer",
+    "after": "the player to sit after",
+    "leave": "the player who leaves",
+    "add_players": "the players to add",
+    "table": "the table",
+    "games": "the games",
 }
 """How a message names a field of a request."""
 
@@ -176,6 +185,8 @@ ITEM_WORDS = {
     "cards": "card {n}",
     "last_trick": "card {n} of the final trick",
     "rounds": "round {n}",
+    "add_players": "new player {n}",
+    "games": "game {n}",
 }
 """How a message names item ``n`` (counted from 1) of a list field."""
 

@@ -1,11 +1,20 @@
-"""Database models: games, their players, round entries and results, idempotency keys."""
+"""Database models: tables and their rosters, games, their players, history items, replay keys."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -20,12 +29,54 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class Table(db.Model):  # type: ignore[name-defined]
+    """A group of friends who play together: a roster, games and standings over all of them."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    token_hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    """Raised by every change to the table or to any of its games: the table's ETag."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    roster: Mapped[list[RosterPlayer]] = relationship(
+        back_populates="table",
+        order_by="RosterPlayer.id",
+        lazy="selectin",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+    def touch(self) -> None:
+        """Mark the table changed: a new ETag and ``updated_at``."""
+        self.version += 1
+        self.updated_at = utcnow()
+
+
+class RosterPlayer(db.Model):  # type: ignore[name-defined]
+    """A person on a table's roster, who may sit in any of its games."""
+
+    __tablename__ = "roster_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+
+    table: Mapped[Table] = relationship(back_populates="roster")
+
+
 class Game(db.Model):  # type: ignore[name-defined]
-    """A game at one table; ``state`` is the running state after the last round."""
+    """A game, loose or at a table; ``state`` is the running state after the last history item."""
 
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
     ruleset: Mapped[str] = mapped_column(String(32))
     name: Mapped[str] = mapped_column(String(80), default="")
     options: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
@@ -52,17 +103,42 @@ class Game(db.Model):  # type: ignore[name-defined]
 
 
 class Player(db.Model):  # type: ignore[name-defined]
-    """A player in a seat of one game."""
+    """A player in a seat of one game, with their figures in it for the table's standings.
+
+    The figures mirror the game's running state (``Game.state``), so a table
+    sums them in one query however many games it has.
+    """
 
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    # Not unique: a join renumbers the seats after it, one row at a time.
+    __table_args__ = (Index("ix_players_game_id_seat", "game_id", "seat"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    roster_id: Mapped[int | None] = mapped_column(
+        ForeignKey("roster_players.id", ondelete="SET NULL"), index=True
+    )
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
+    joined: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the player sat down during the game (else at its creation, in seat order of id)."""
+    won: Mapped[bool] = mapped_column(Boolean, default=False)
+    eliminated: Mapped[bool] = mapped_column(Boolean, default=False)
+    rounds_played: Mapped[int] = mapped_column(Integer, default=0)
+    calls: Mapped[int] = mapped_column(Integer, default=0)
+    calls_won: Mapped[int] = mapped_column(Integer, default=0)
+    halvings: Mapped[int] = mapped_column(Integer, default=0)
+    hand_total: Mapped[int] = mapped_column(Integer, default=0)
+    tricks_taken: Mapped[int] = mapped_column(Integer, default=0)
+    points_taken: Mapped[int] = mapped_column(Integer, default=0)
 
     game: Mapped[Game] = relationship(back_populates="players")
+
+    def keep_figures(self, won: bool, eliminated: bool, tallies: dict[str, int]) -> None:
+        """Mirror the player's figures in the game's running state."""
+        self.won, self.eliminated = won, eliminated
+        for name, value in tallies.items():
+            setattr(self, name, value)
 
 
 class Round(db.Model):  # type: ignore[name-defined]
@@ -94,4 +170,23 @@ class IdempotencyKey(db.Model):  # type: ignore[name-defined]
     status: Mapped[int] = mapped_column(Integer)
     body: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     location: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CreationKey(db.Model):  # type: ignore[name-defined]
+    """The first answer to a POST that created a table or game, kept for replays of its key.
+
+    ``scope`` names where the key was used (``tables``, ``tables/<id>/games``,
+    ``games/<id>/rematch``). The answer holds the new token: a phone that lost
+    the first answer needs it.
+    """
+
+    __tablename__ = "creation_keys"
+    __table_args__ = (UniqueConstraint("scope", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(80))
+    key: Mapped[str] = mapped_column(String(255))
+    request_hash: Mapped[str] = mapped_column(String(64))
+    body: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -27,7 +27,7 @@ from .rules import (
 )
 
 if TYPE_CHECKING:  # the model's attributes only; serialising needs no database
-    from .models import Game
+    from .models import Game, Table
 
 
 def timestamp(moment: datetime) -> str:
@@ -40,11 +40,16 @@ def timestamp(moment: datetime) -> str:
 def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
     """The Game resource; its players are the rules' players, in seat order."""
     standing = standing_json(rules.standing(state))
-    players = [player_json(rules, state, seat) for seat in range(len(rules.players))]
+    roster_ids = {player.id: player.roster_id for player in game.players}
+    players = [
+        player_json(rules, state, seat, roster_ids[player.id])
+        for seat, player in enumerate(rules.players)
+    ]
     return {
         "id": game.id,
         "ruleset": game.ruleset,
         "name": game.name,
+        "table": game.table_id,
         "options": rules.options,  # every option, an older game's too
         "status": standing["status"],
         "players": players,
@@ -56,8 +61,10 @@ def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
     }
 
 
-def player_json(rules: Ruleset, state: GameState, seat: int) -> dict[str, Any]:
-    """A player of the Game resource: who sits in ``seat``, and how they stand."""
+def player_json(
+    rules: Ruleset, state: GameState, seat: int, roster_id: int | None
+) -> dict[str, Any]:
+    """A player of the Game resource: who sits in ``seat`` (at a table, which roster player)."""
     player = rules.players[seat]
     out = state.eliminated_in_round[seat]
     return {
@@ -68,6 +75,7 @@ def player_json(rules: Ruleset, state: GameState, seat: int) -> dict[str, Any]:
         "eliminated": out is not None,
         "eliminated_in_round": out,
         "left": state.left[seat],
+        "roster_id": roster_id,
         **player_extra_json(state, seat),
     }
 
@@ -164,3 +172,36 @@ def player_extra_json(state: GameState, seat: int) -> dict[str, Any]:
     if isinstance(state, TwentyTwoState):
         return {"pile": list(state.piles[seat])}
     return {}
+
+
+def table_body(
+    table: Table, games: list[dict[str, Any]], standings: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The Table resource: roster, games (newest first) and standings."""
+    return {
+        "id": table.id,
+        "name": table.name,
+        "players": [{"id": player.id, "name": player.name} for player in table.roster],
+        "games": games,
+        "standings": standings,
+        "created_at": timestamp(table.created_at),
+        "updated_at": timestamp(table.updated_at),
+    }
+
+
+def table_game_json(game: Any, seats: list[Any]) -> dict[str, Any]:
+    """A game in a table's list: ``seats`` are its player rows (roster id, won) in seat order.
+
+    A finished game always has a winner, so the winners tell its status.
+    """
+    winners = [seat.roster_id for seat in seats if seat.won]
+    return {
+        "id": game.id,
+        "ruleset": game.ruleset,
+        "name": game.name,
+        "status": "finished" if winners else "in_progress",
+        "players": [seat.roster_id for seat in seats],
+        "winners": winners,
+        "created_at": timestamp(game.created_at),
+        "updated_at": timestamp(game.updated_at),
+    }

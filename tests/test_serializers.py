@@ -14,10 +14,17 @@ DEV = Player(77, "Dev")
 
 
 def stored_game(rules: Ruleset[Any]) -> Any:
-    """The model's attributes game_body reads (its players come from the rules)."""
+    """The model's attributes game_body reads (its players' names and seats come from the rules)."""
     moment = datetime(2026, 11, 30, 18, 5)
+    rows = [SimpleNamespace(id=player.id, roster_id=None) for player in rules.players]
     return SimpleNamespace(
-        id="g1", ruleset=rules.name, name="Friday", created_at=moment, updated_at=moment
+        id="g1",
+        ruleset=rules.name,
+        name="Friday",
+        table_id=None,
+        players=rows,
+        created_at=moment,
+        updated_at=moment,
     )
 
 
@@ -57,16 +64,26 @@ def test_game_players_come_from_the_rules_in_seat_order_with_left() -> None:
     body = game_body(stored_game(rules), rules, state)
     assert body["players"] == [
         {"id": 11, "name": "Asha", "seat": 0, "score": 0, "eliminated": False,
-         "eliminated_in_round": None, "left": False, "pile": []},
+         "eliminated_in_round": None, "left": False, "roster_id": None, "pile": []},
         {"id": 77, "name": "Dev", "seat": 1, "score": 0, "eliminated": False,
-         "eliminated_in_round": None, "left": False, "pile": []},
+         "eliminated_in_round": None, "left": False, "roster_id": None, "pile": []},
         {"id": 22, "name": "Bikram", "seat": 2, "score": 0, "eliminated": False,
-         "eliminated_in_round": None, "left": True, "pile": []},
+         "eliminated_in_round": None, "left": True, "roster_id": None, "pile": []},
         {"id": 33, "name": "Chandra", "seat": 3, "score": 0, "eliminated": False,
-         "eliminated_in_round": None, "left": False, "pile": []},
+         "eliminated_in_round": None, "left": False, "roster_id": None, "pile": []},
     ]  # fmt: skip
     assert [list(player) for player in body["players"]] == [
-        ["id", "name", "seat", "score", "eliminated", "eliminated_in_round", "left", "pile"]
+        [
+            "id",
+            "name",
+            "seat",
+            "score",
+            "eliminated",
+            "eliminated_in_round",
+            "left",
+            "roster_id",
+            "pile",
+        ]
     ] * 4
     # Seat changes are not rounds; the next number follows both.
     assert body["rounds_played"] == 0
@@ -88,8 +105,8 @@ def test_a_jhyap_game_stored_before_seat_changes_shows_no_one_left() -> None:
     body = game_body(stored_game(rules), rules, state)
     assert body["players"] == [
         {"id": 11, "name": "Asha", "seat": 0, "score": 201, "eliminated": True,
-         "eliminated_in_round": 3, "left": False},
+         "eliminated_in_round": 3, "left": False, "roster_id": None},
         {"id": 22, "name": "Bikram", "seat": 1, "score": 40, "eliminated": False,
-         "eliminated_in_round": None, "left": False},
+         "eliminated_in_round": None, "left": False, "roster_id": None},
     ]  # fmt: skip
     assert (body["status"], body["winners"], body["rounds_played"]) == ("finished", [22], 3)

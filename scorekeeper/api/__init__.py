@@ -48,7 +48,7 @@ api.register_converter(GameIdConverter, lambda converter: dict(GAME_ID_SCHEMA))
 
 def register_api(app: Flask) -> None:
     """Bind the API and its blueprint to ``app``."""
-    from . import views
+    from . import table_views, views  # noqa: F401 - table_views adds its routes to views.blp
     from .rulesets import RULESET_SCHEMAS
 
     app.url_map.converters["gameid"] = GameIdConverter

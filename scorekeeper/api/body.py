@@ -14,7 +14,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..errors import BadRequest, Invalid, UnsupportedMediaType
 
 MAX_JSON_DEPTH = 64
-IMPORT_MAX_BYTES = 8 * 1024 * 1024
+IMPORT_MAX_BYTES = {"api.import_game": 8 * 1024 * 1024, "api.import_table": 32 * 1024 * 1024}
+"""Imports may be larger than other bodies: a game's whole history, or a table's."""
+TAKE_NO_BODY = frozenset({"api.rematch"})
+"""POSTs whose body, if any, is not read."""
 METHODS_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 JSON_KINDS = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}
 
@@ -78,10 +81,10 @@ def parse_json_body() -> None:
     Runs before every API view that takes a body, so that a bad body is
     answered 400, 413 or 415 before anything else happens.
     """
-    if request.method not in METHODS_WITH_BODY:
+    if request.method not in METHODS_WITH_BODY or request.endpoint in TAKE_NO_BODY:
         return
-    if request.endpoint == "api.import_game":
-        request.max_content_length = IMPORT_MAX_BYTES
+    if request.endpoint in IMPORT_MAX_BYTES:
+        request.max_content_length = IMPORT_MAX_BYTES[request.endpoint]
     limit = request.max_content_length
     streamed_limit = limit if request.content_length is None else None
     if streamed_limit is not None:

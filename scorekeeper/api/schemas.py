@@ -17,6 +17,7 @@ from marshmallow import (
 
 from ..domain.games import GameChange, GameSetup
 from ..domain.history import ExportedGame, ExportedRound
+from ..domain.seats import SeatChange
 from ..errors import Invalid, validation_message
 from ..names import first_clash
 from ..rules import RULESETS
@@ -120,6 +121,46 @@ class RoundPostBodySchema(EntryBodySchema):
         return RULESET_SCHEMAS[ruleset].round_post
 
 
+class JoinSchema(RequestSchema):
+    """A newcomer: a new name, or a roster player at a table; and whom they sit after."""
+
+    name = Name(min_length=1, max_length=NAME_LENGTH)
+    player = Integer(metadata={"description": "A roster player's id (a game at a table)."})
+    after = Integer(required=True, metadata={"description": "The id of the player to sit after."})
+
+    @validates_schema
+    def _name_or_player(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if ("name" in data) == ("player" in data):
+            raise ValidationError("Give the newcomer's name or their roster id, not both.", "name")
+
+
+class SeatChangeBodySchema(RequestSchema):
+    """``POST /games/{id}/seats``: someone joins, or someone leaves, between rounds."""
+
+    join = Nested(JoinSchema)
+    leave = Integer(metadata={"description": "The id of the player who leaves."})
+    number = Integer(
+        load_default=None,
+        metadata={"description": "The number this change should take; 409 if another took it."},
+    )
+
+    @validates_schema
+    def _join_or_leave(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if ("join" in data) == ("leave" in data):
+            raise ValidationError("Give join or leave, one of the two.", "join")
+
+    @post_load
+    def _change(self, data: dict[str, Any], **kwargs: Any) -> SeatChange:
+        join = data.get("join", {})
+        return SeatChange(
+            join_name=join.get("name"),
+            join_roster_id=join.get("player"),
+            after=join.get("after"),
+            leave=data.get("leave"),
+            number=data["number"],
+        )
+
+
 class DryRunQuerySchema(RequestSchema):
     """Query of ``POST .../rounds`` and ``PUT .../rounds/{number}``, ignoring other parameters."""
 
@@ -146,6 +187,12 @@ class PlayerSchema(Schema):
     score = Integer(required=True)
     eliminated = Boolean(required=True)
     eliminated_in_round = Integer(required=True, allow_none=True)
+    left = Boolean(required=True, metadata={"description": "Left the game between rounds."})
+    roster_id = Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The table's roster player in this seat; null without a table."},
+    )
     pile = List(String(), metadata={"description": "Twenty Two: cards kept."})
 
 
@@ -155,6 +202,9 @@ class GameSchema(Schema):
     id = String(required=True)
     ruleset = String(required=True, validate=RULESET_CHOICE)
     name = String(required=True)
+    table = String(
+        required=True, allow_none=True, metadata={"description": "The table's id, or null."}
+    )
     options = Dict(required=True)
     status = String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
     players = List(Nested(PlayerSchema), required=True)
@@ -213,6 +263,43 @@ class ExportedGameSchema(RequestSchema):
     setup = Nested(SetupSchema, required=True)
 
 
+class ExportedJoinSchema(RequestSchema):
+    """A join as a game's history shows it."""
+
+    player = Integer(required=True)
+    name = Name(min_length=1, max_length=NAME_LENGTH, required=True)
+    after = Integer(required=True)
+    score = Integer(required=True)
+
+
+class ExportedLeaveSchema(RequestSchema):
+    """A leave as a game's history shows it."""
+
+    player = Integer(required=True)
+
+
+class ExportedSeatChangeSchema(RequestSchema):
+    """A seat change as a game's history shows it: a join or a leave."""
+
+    join = Nested(ExportedJoinSchema)
+    leave = Nested(ExportedLeaveSchema)
+
+    @validates_schema
+    def _join_or_leave(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if ("join" in data) == ("leave" in data):
+            raise ValidationError("Give join or leave, one of the two.", "join")
+
+
+def _seat_change(number: int, item: dict[str, Any]) -> dict[str, Any]:
+    """Item ``number`` of an export, a seat change, checked: its ``seat_change``."""
+    try:
+        return exported_seat_change_schema.load(item["seat_change"])
+    except ValidationError:
+        raise Invalid(
+            f"Item {number} of the export is a malformed seat change.", code="invalid_import"
+        ) from None
+
+
 class ExportSchema(RequestSchema):
     """A whole game that replays exactly."""
 
@@ -232,14 +319,23 @@ class ExportSchema(RequestSchema):
     def _exported_game(self, document: dict[str, Any], **kwargs: Any) -> ExportedGame:
         """The export as the domain replays it: its setup read as a new game's would be."""
         game = document["game"]
-        players = sorted(game["players"], key=lambda player: player["seat"])
-        ids = [player["id"] for player in players]
-        seats = [player["seat"] for player in players]
-        if seats != list(range(len(players))) or len(set(ids)) != len(ids):
+        everyone = sorted(game["players"], key=lambda player: player["seat"])
+        ids = [player["id"] for player in everyone]
+        seats = [player["seat"] for player in everyone]
+        if seats != list(range(len(everyone))) or len(set(ids)) != len(ids):
             raise Invalid(
                 "The export's players need distinct ids and seats 0, 1, 2 and so on.",
                 code="invalid_import",
             )
+        changes = [
+            _seat_change(number, item["round"])
+            for number, item in enumerate(document["rounds"], start=1)
+            if "seat_change" in item["round"]
+        ]
+        joined = {change["join"]["player"] for change in changes if "join" in change}
+        # The players the game began with: joins only ever add seats between them.
+        players = [player for player in everyone if player["id"] not in joined]
+        ids = [player["id"] for player in players]
         chooses_starter = RULESETS[game["ruleset"]].chooses_starter
         try:
             setup = game_create_schema.load(
@@ -261,13 +357,15 @@ class ExportSchema(RequestSchema):
         rounds = []
         for number, item in enumerate(document["rounds"], start=1):
             try:
-                entry = entry_schema.load(item["entry"])
+                is_change = "seat_change" in item["round"]
+                entry = item["entry"] if is_change else entry_schema.load(item["entry"])
             except ValidationError:
                 raise Invalid(
                     f"Round {number} of the export has a malformed entry.", code="invalid_import"
                 ) from None
             rounds.append(ExportedRound(item["number"], entry, item["round"]))
-        return ExportedGame(setup, ids, game, rounds)
+        roster_ids = {player["id"]: player.get("roster_id") for player in everyone}
+        return ExportedGame(setup, ids, game, rounds, roster_ids)
 
 
 class RulesetsSchema(Schema):
@@ -298,3 +396,4 @@ class ErrorSchema(Schema):
 
 
 game_create_schema = GameCreateSchema()
+exported_seat_change_schema = ExportedSeatChangeSchema()

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, jsonify, request, url_for
 from sqlalchemy import text
 
-from ..domain import games, history, rounds
+from ..domain import games, history, rounds, seats
 from ..errors import BadRequest
 from ..extensions import db
 from ..rules import RULESETS
 from ..serializers import game_body
 from . import links
-from .auth import bearer_token
+from .auth import bearer_token, token_first
 from .body import Blueprint, json_body, parse_json_body
 from .limits import game_creations, round_writes, token_failures
 from .rulesets import one_of
@@ -29,6 +30,7 @@ from .schemas import (
     HealthSchema,
     RoundPostBodySchema,
     RulesetsSchema,
+    SeatChangeBodySchema,
 )
 
 blp = Blueprint("api", __name__, url_prefix="/api/v1", description="Games, rounds and history.")
@@ -103,6 +105,26 @@ def idempotency_key() -> str | None:
     return key
 
 
+def with_etag(
+    version: Callable[[], str], read: Callable[[], tuple[dict[str, Any], int]]
+) -> Response:
+    """A resource read with its version as ETag; ``304`` if the phone already has that version.
+
+    A phone polling with the ETag it has is answered from the version alone.
+    """
+    if request.if_none_match and request.if_none_match.contains_weak(
+        etag := version()
+    ):  # weak comparison (RFC 9110), and "*"
+        response = Response(status=304)
+    else:
+        body, current = read()
+        response = answer(body)
+        etag = str(current)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 # Games
 
 
@@ -121,18 +143,13 @@ def create_game(setup: games.GameSetup) -> Response:
 @blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
 def get_game(game_id: str) -> Response:
     """Read a game."""
-    # A phone polling with the ETag it has is answered from the version alone.
-    if request.if_none_match and request.if_none_match.contains_weak(
-        etag := str(games.game_version(game_id))
-    ):  # weak comparison (RFC 9110), and "*"
-        response = Response(status=304)
-    else:
-        bound = games.read_game(game_id)
-        response = answer(game_body(bound.game, bound.rules, bound.state))
-        etag = str(bound.game.version)
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    return with_etag(lambda: str(games.game_version(game_id)), lambda: _read_game(game_id))
+
+
+def _read_game(game_id: str) -> tuple[dict[str, Any], int]:
+    """The Game and its version."""
+    bound = games.read_game(game_id)
+    return game_body(bound.game, bound.rules, bound.state), bound.game.version
 
 
 @blp.route("/games/<gameid:game_id>", methods=["PATCH"])
@@ -241,6 +258,39 @@ def undo_round(game_id: str, number: int) -> Response:
     """Undo the last round."""
     rounds.undo_round(game_id, bearer_token(), number)
     return Response(status=204)
+
+
+# Seat changes
+
+
+@blp.route("/games/<gameid:game_id>/seats", methods=["POST"])
+@round_writes
+@token_failures
+@token_first()
+@blp.arguments(SeatChangeBodySchema)
+@blp.arguments(DryRunQuerySchema, location="query")
+@blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY_PARAMETER, DRY_RUN_PARAMETER])
+@blp.response(201, GameSchema, headers=LOCATION)
+@blp.alt_response(
+    200, schema=GameSchema, description="Dry run: the game as it would be.", success=True
+)
+def change_seats(change: seats.SeatChange, query: dict[str, Any], game_id: str) -> Response:
+    """Seat a newcomer or let a player leave, between rounds."""
+    key, dry_run = idempotency_key(), query["dry_run"]
+    body = json_body()
+    changed = seats.change_seats(
+        game_id,
+        bearer_token(),
+        change,
+        {name: value for name, value in body.items() if name != "number"},
+        idempotency_key=key,
+        fingerprint=rounds.request_hash(body) if key is not None else "",
+        dry_run=dry_run,
+    )
+    if dry_run:
+        return answer(changed.body)
+    location = url_for("api.get_round", game_id=game_id, number=changed.number)
+    return answer(changed.body, 201, {"Location": location})
 
 
 # History

@@ -57,3 +57,15 @@ class InvalidImport(DomainError):
 
 class WrongRuleset(DomainError):
     """A round entered in another ruleset's shape than the game's."""
+
+
+class TableNotFound(DomainError):
+    """No table has this id."""
+
+
+class InvalidSeating(DomainError):
+    """Players for a game at a table that the table's roster cannot seat."""
+
+
+class NotARound(DomainError):
+    """A correction of a history item that is a seat change."""

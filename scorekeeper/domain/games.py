@@ -11,13 +11,13 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Game, Player, utcnow
+from ..models import Game, Player, Table, utcnow
 from ..names import first_clash
 from ..rules import GameState, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
 from ..security import hash_token, new_game_id, new_token, token_matches
 from .errors import GameNotFound, InvalidChange, WrongToken
-from .storage import find_game, writing
+from .storage import find_game, touch_table, writing
 
 
 @dataclass(frozen=True)
@@ -52,21 +52,62 @@ class BoundGame:
 
     @classmethod
     def of(cls, game: Game) -> BoundGame:
-        """Bind ``game``'s rules and read its state."""
-        players = [SeatedPlayer(player.id, player.name) for player in game.players]
-        rules = get_ruleset(game.ruleset)(players, game.options)
-        return cls(game, rules, rules.state_from_dict(game.state))
+        """Bind ``game``'s rules to its players as they sit now, and read its state."""
+        return cls(game, *state_of(game, game.state))
 
-    def initial_state(self) -> GameState:
-        """The state before round 1."""
-        starter = self.game.first_starter if self.rules.chooses_starter else None
-        return self.rules.start(self.game.first_dealer, starter)
+    def initial_state(self) -> tuple[Ruleset, GameState]:
+        """The rules bound to the players the game began with, and the state before round 1."""
+        founders = sorted((p for p in self.game.players if not p.joined), key=lambda p: p.id)
+        rules = bind_rules(self.game, [player.id for player in founders])
+        starter = self.game.first_starter if rules.chooses_starter else None
+        return rules, rules.start(self.game.first_dealer, starter)
 
-    def keep_state(self, state: GameState) -> None:
-        """Store ``state`` as the game's running state: a new version, and so a new ETag."""
+    def keep_state(self, state: GameState, rules: Ruleset | None = None) -> None:
+        """Store ``state`` (and the rules bound to its seats) as the game's running state.
+
+        The game gets a new version, and so a new ETag. The player rows take the
+        seats the state gives them; at a table, each player's figures follow the
+        state too, for the table's standings.
+        """
         self.state = state
+        self.rules = rules or self.rules
         self.game.state = state.to_dict()
         self.game.touch()
+        keep_figures(self.game, self.rules, state)
+        touch_table(self.game.table_id)
+
+
+def bind_rules(game: Game, seating: Sequence[int] | None) -> Ruleset:
+    """``game``'s rules bound to the players with ids ``seating``, in seat order.
+
+    Without ``seating`` (a state stored before seat changes), the players sit as
+    their rows say. An existing game's options are not checked again.
+    """
+    names = {player.id: player.name for player in game.players}
+    ids = seating or [player.id for player in game.players]
+    players = [SeatedPlayer(player_id, names[player_id]) for player_id in ids]
+    return get_ruleset(game.ruleset).restore(players, game.options)
+
+
+def state_of(game: Game, stored: Mapping[str, Any]) -> tuple[Ruleset, GameState]:
+    """A stored state of ``game``, with the rules bound to the players seated in it."""
+    rules = bind_rules(game, stored.get("seating"))
+    return rules, rules.state_from_dict(stored)
+
+
+def keep_figures(game: Game, rules: Ruleset, state: GameState) -> None:
+    """Mirror the state on the game's player rows: seats, and at a table, the figures too."""
+    by_id = {player.id: player for player in game.players}
+    winners = set(state.winners) if state.finished else set()
+    for seat, seated in enumerate(rules.players):
+        player = by_id[seated.id]
+        player.seat = seat
+        if game.table_id is not None:
+            player.keep_figures(
+                won=seat in winners,
+                eliminated=state.eliminated_in_round[seat] is not None,
+                tallies=rules.tallies_of(state, seat),
+            )
 
 
 def read_game(game_id: str) -> BoundGame:
@@ -83,11 +124,19 @@ def game_version(game_id: str) -> int:
 
 
 def open_game(game_id: str, token: str) -> BoundGame:
-    """Lock a game for this unit of work, once ``token`` is shown to be its own."""
+    """Lock a game for this unit of work, once ``token`` is shown to be its own or its table's."""
     game = find_game(game_id, lock=True)
-    if not token_matches(token, game.token_hash):
+    if not token_matches(token, game.token_hash) and not _is_table_token(game, token):
         raise WrongToken("That token does not open this game.")
     return BoundGame.of(game)
+
+
+def _is_table_token(game: Game, token: str) -> bool:
+    """Whether ``token`` is the token of the table ``game`` is played at."""
+    if game.table_id is None:
+        return False
+    table_hash = db.session.scalar(select(Table.token_hash).where(Table.id == game.table_id))
+    return table_hash is not None and token_matches(token, table_hash)
 
 
 def create_game(setup: GameSetup) -> tuple[BoundGame, str]:
@@ -97,9 +146,17 @@ def create_game(setup: GameSetup) -> tuple[BoundGame, str]:
 
 
 def add_game(
-    setup: GameSetup, created_at: datetime | None = None, updated_at: datetime | None = None
+    setup: GameSetup,
+    created_at: datetime | None = None,
+    updated_at: datetime | None = None,
+    *,
+    table_id: str | None = None,
+    roster_ids: Sequence[int | None] = (),
 ) -> tuple[BoundGame, str]:
-    """Add a new game to the unit of work (flushed, so its players have ids), with its token."""
+    """Add a new game to the unit of work (flushed, so its players have ids), with its token.
+
+    At a table, ``roster_ids`` names the roster player in each seat.
+    """
     seated = [SeatedPlayer(seat, name) for seat, name in enumerate(setup.players)]
     rules = get_ruleset(setup.ruleset)(seated, setup.options)
     count = len(setup.players)
@@ -122,11 +179,21 @@ def add_game(
         version=1,
         created_at=created_at or now,
         updated_at=updated_at or now,
-        players=[Player(seat=seat, name=name) for seat, name in enumerate(setup.players)],
+        table_id=table_id,
+        players=[
+            Player(seat=seat, name=name, roster_id=roster_id)
+            for seat, (name, roster_id) in enumerate(
+                zip(setup.players, roster_ids or [None] * count, strict=True)
+            )
+        ],
     )
     db.session.add(game)
     db.session.flush()
-    return BoundGame.of(game), token
+    # The state before round 1 again, now that the players have their ids to be seated by.
+    rules = bind_rules(game, [player.id for player in game.players])
+    state = rules.start(dealer, starter)
+    game.state = state.to_dict()
+    return BoundGame(game, rules, state), token
 
 
 def rename_game(game_id: str, token: str, change: GameChange) -> BoundGame:
@@ -154,10 +221,13 @@ def rename_game(game_id: str, token: str, change: GameChange) -> BoundGame:
             for player_id, name in names.items():
                 players[player_id].name = name
             bound.game.touch()  # only a real change: watching phones keep their ETag
+            touch_table(bound.game.table_id)
     return BoundGame.of(bound.game)
 
 
 def delete_game(game_id: str, token: str) -> None:
     """Delete a game with its rounds."""
     with writing():
-        db.session.delete(open_game(game_id, token).game)
+        game = open_game(game_id, token).game
+        touch_table(game.table_id)
+        db.session.delete(game)

@@ -3,25 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert, select
 
 from ..extensions import db
-from ..models import Round, utcnow
-from ..rules import GameState, RoundOutcome, RuleError, Ruleset, get_ruleset
+from ..models import Player, Round, utcnow
+from ..rules import GameState, RuleError, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
 from ..rules.words import in_context
-from ..serializers import game_body, round_body, round_json, standing_json, timestamp
+from ..serializers import (
+    game_body,
+    round_body,
+    round_json,
+    seat_change_json,
+    standing_json,
+    timestamp,
+)
 from .errors import InvalidImport
-from .games import BoundGame, GameSetup, add_game, find_game
+from .games import BoundGame, GameSetup, add_game, find_game, keep_figures, state_of
+from .seats import is_seat_change
 from .storage import reading_one_snapshot, writing
 
 EXPORT_FORMAT = "scorekeeper.game"
 EXPORT_VERSION = 1
-ID_FIELDS = frozenset({"player", "dealer", "starter", "caller", "takers", "winners"})
+ID_FIELDS = frozenset({"player", "dealer", "starter", "caller", "takers", "winners", "after"})
 GAME_FIELD_WORDS = {
     "status": "status does",
     "winners": "winners do",
@@ -37,38 +45,49 @@ PLAYER_FIELD_WORDS = {
 def export_game(game_id: str) -> dict[str, Any]:
     """The whole game: the Game with its setup, and every round with its accepted entry."""
     with reading_one_snapshot():
-        bound = BoundGame.of(find_game(game_id))
-        # The columns an export shows, not whole rows: each round's running state is not one.
-        rounds = db.session.execute(
-            select(Round.number, Round.entry, Round.result, Round.created_at)
-            .where(Round.game_id == game_id)
-            .order_by(Round.number)
-        ).all()
-        game = game_body(bound.game, bound.rules, bound.state)
-        game["setup"] = {"dealer": bound.game.first_dealer, "starter": bound.game.first_starter}
-        return {
-            "format": EXPORT_FORMAT,
-            "version": EXPORT_VERSION,
-            "exported_at": timestamp(utcnow()),
-            "game": game,
-            "rounds": [
-                {
-                    "number": round_.number,
-                    "entry": round_.entry,
-                    "round": round_body(round_.result, round_.created_at),
-                }
-                for round_ in rounds
-            ],
-        }
+        return game_export(game_id)
+
+
+def game_export(game_id: str) -> dict[str, Any]:
+    """A game's export, read in the unit of work under way."""
+    bound = BoundGame.of(find_game(game_id))
+    # The columns an export shows, not whole rows: each round's running state is not one.
+    rounds = db.session.execute(
+        select(Round.number, Round.entry, Round.result, Round.created_at)
+        .where(Round.game_id == game_id)
+        .order_by(Round.number)
+    ).all()
+    game = game_body(bound.game, bound.rules, bound.state)
+    game["setup"] = {"dealer": bound.game.first_dealer, "starter": bound.game.first_starter}
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": timestamp(utcnow()),
+        "game": game,
+        "rounds": [
+            {
+                "number": round_.number,
+                "entry": round_.entry,
+                "round": round_body(round_.result, round_.created_at),
+            }
+            for round_ in rounds
+        ],
+    }
 
 
 @dataclass(frozen=True)
 class ExportedRound:
-    """One round of an export, its entry checked at the edge."""
+    """One history item of an export, a round or a seat change, its entry checked at the edge."""
 
     number: Any
     entry: Mapping[str, Any]
     round: Mapping[str, Any]
+    """The item as the history shows it: a Round, or a seat change."""
+
+    @property
+    def is_seat_change(self) -> bool:
+        """Whether the item is a seat change (else a round)."""
+        return is_seat_change(self.round)
 
 
 @dataclass(frozen=True)
@@ -77,19 +96,25 @@ class ExportedGame:
 
     setup: GameSetup
     player_ids: Sequence[int]
-    """The export's player ids, by seat."""
+    """The export's ids of the players the game began with, by seat."""
     game: Mapping[str, Any]
     """The exported Game, to hold the replay against."""
     rounds: Sequence[ExportedRound]
+    roster_ids: Mapping[int, int | None] = field(default_factory=dict)
+    """At a table: the export's roster id of each of its players, by the export's player id."""
 
 
 @dataclass(frozen=True)
 class _Replayed:
-    """An exported round as its replay scored it, and when the table played it."""
+    """An exported history item as its replay made it, and when the table played it."""
 
     entry: Mapping[str, Any]
-    outcome: RoundOutcome
+    result: dict[str, Any]
+    """The item as stored (``round_json`` or ``seat_change_json``)."""
+    state: GameState
     played_at: datetime | None
+    newcomer: SeatedPlayer | None = None
+    """For a join, the player who sat down (export ids)."""
 
 
 def import_game(exported: ExportedGame) -> tuple[BoundGame, str]:
@@ -98,6 +123,23 @@ def import_game(exported: ExportedGame) -> tuple[BoundGame, str]:
     The whole export is replayed and checked before the write begins, so a
     refused one never takes the database's write lock.
     """
+    checked = replay_export(exported)
+    with writing():
+        return add_replayed(checked)
+
+
+@dataclass(frozen=True)
+class ReplayedGame:
+    """An export replayed and found true, ready to be stored as a new game."""
+
+    exported: ExportedGame
+    created_at: datetime | None
+    updated_at: datetime | None
+    items: list[_Replayed]
+
+
+def replay_export(exported: ExportedGame) -> ReplayedGame:
+    """Replay an export and check it against itself; an ``InvalidImport`` if anything differs."""
     setup = exported.setup
     seated = zip(exported.player_ids, setup.players, strict=True)
     try:
@@ -114,32 +156,63 @@ def import_game(exported: ExportedGame) -> tuple[BoundGame, str]:
     updated_at = _time(exported.game.get("updated_at"), "The export's game", "updated_at")
     replayed = _replay(rules, first_state, exported)
     _check_times_in_order(created_at, replayed)
+    return ReplayedGame(exported, created_at, updated_at, replayed)
 
-    with writing():
-        bound, token = add_game(setup, created_at, updated_at)
-        _store(bound, exported.player_ids, replayed)
+
+def add_replayed(
+    replayed: ReplayedGame,
+    *,
+    table_id: str | None = None,
+    roster_ids: Mapping[int, int | None] | None = None,
+) -> tuple[BoundGame, str]:
+    """Add a replayed export to the unit of work as a new game, with its token.
+
+    At a table, ``roster_ids`` gives the new roster id of each of the export's players.
+    """
+    exported = replayed.exported
+    roster_ids = roster_ids or {}
+    bound, token = add_game(
+        exported.setup,
+        replayed.created_at,
+        replayed.updated_at,
+        table_id=table_id,
+        roster_ids=[roster_ids.get(i) for i in exported.player_ids] if table_id else (),
+    )
+    _store(bound, exported.player_ids, replayed.items, roster_ids)
     return bound, token
 
 
 def _replay(rules: Ruleset, state: GameState, exported: ExportedGame) -> list[_Replayed]:
-    """Replay the export's entries, checking each round and the final standing against it."""
+    """Replay the export's history, checking each item and the final standing against it."""
     replayed = []
     for expected, item in enumerate(exported.rounds, start=1):
         where = f"Round {expected} of the export"
         if item.number != expected:
             raise InvalidImport(f"{where} is numbered {item.number}.")
+        newcomer = None
         try:
-            outcome = rules.play(state, rules.parse_entry(item.entry))
+            if item.is_seat_change:
+                where = f"Item {expected} of the export"
+                change = item.round["seat_change"]
+                if "join" in change:
+                    join = change["join"]
+                    newcomer = SeatedPlayer(join["player"], join["name"])
+                    moved = rules.join(state, newcomer, join["after"])
+                else:
+                    moved = rules.leave(state, change["leave"]["player"])
+                rules, state, result = moved.rules, moved.state, seat_change_json(moved.result)
+            else:
+                played = rules.play(state, rules.parse_entry(item.entry))
+                state, result = played.state, round_json(played.result)
         except RuleError as error:
             raise InvalidImport(in_context(f"{where} does not replay", error.message)) from None
         recorded = {key: value for key, value in item.round.items() if key != "created_at"}
-        if round_json(outcome.result) != recorded:
+        if result != recorded:
             raise InvalidImport(
                 f"{where} does not match its replay; the export was changed or is damaged."
             )
         played_at = _time(item.round.get("created_at"), where)
-        replayed.append(_Replayed(item.entry, outcome, played_at))
-        state = outcome.state
+        replayed.append(_Replayed(item.entry, result, state, played_at, newcomer))
     _check_final_standing(rules, state, exported)
     return replayed
 
@@ -190,14 +263,31 @@ def _check_final_standing(rules: Ruleset, state: GameState, exported: ExportedGa
                 )
 
 
-def _store(bound: BoundGame, old_ids: Sequence[int], replayed: list[_Replayed]) -> None:
-    """Insert the new game's rounds in one statement, under its new player ids; set its state.
+def _store(
+    bound: BoundGame,
+    old_ids: Sequence[int],
+    replayed: list[_Replayed],
+    roster_ids: Mapping[int, int | None],
+) -> None:
+    """Insert the new game's history in one statement, under its new player ids; set its state.
 
-    The game keeps the export's ``updated_at``: it last changed when the table changed it.
+    Players who joined during the game get their rows first. The game keeps the
+    export's ``updated_at``: it last changed when the table changed it.
     """
     if not replayed:
         return
     to_new = dict(zip(old_ids, (player.id for player in bound.game.players), strict=True))
+    newcomers = {item.newcomer.id: item.newcomer for item in replayed if item.newcomer}
+    for old_id, newcomer in newcomers.items():
+        player = Player(
+            seat=len(bound.game.players),
+            name=newcomer.name,
+            roster_id=roster_ids.get(old_id) if bound.game.table_id else None,
+            joined=True,
+        )
+        bound.game.players.append(player)
+    db.session.flush()
+    to_new.update(zip(newcomers, (p.id for p in bound.game.players[len(old_ids) :]), strict=True))
     now = utcnow()
     db.session.execute(
         insert(Round),
@@ -205,17 +295,36 @@ def _store(bound: BoundGame, old_ids: Sequence[int], replayed: list[_Replayed]) 
             {
                 "game_id": bound.game.id,
                 "number": number,
-                "entry": bound.rules.remap_entry(item.entry, to_new),
-                "result": _with_ids(round_json(item.outcome.result), to_new),
-                "state_after": item.outcome.state.to_dict(),
+                "entry": _entry_with_ids(bound.rules, item, to_new),
+                "result": _with_ids(item.result, to_new),
+                "state_after": _seated_by(item.state, to_new),
                 "created_at": item.played_at or now,
                 "updated_at": now,
             }
             for number, item in enumerate(replayed, start=1)
         ],
     )
-    bound.state = replayed[-1].outcome.state
-    bound.game.state = bound.state.to_dict()
+    bound.game.state = _seated_by(replayed[-1].state, to_new)
+    bound.rules, bound.state = state_of(bound.game, bound.game.state)
+    keep_figures(bound.game, bound.rules, bound.state)
+
+
+def _entry_with_ids(rules: Ruleset, item: _Replayed, to_new: Mapping[int, int]) -> dict[str, Any]:
+    """An item's entry under the new player ids; a join is kept by the newcomer's name."""
+    change = item.result.get("seat_change")
+    if change is None:
+        return rules.remap_entry(item.entry, to_new)
+    if "join" in change:
+        join = change["join"]
+        return {"join": {"name": join["name"], "after": to_new[join["after"]]}}
+    return {"leave": to_new[change["leave"]["player"]]}
+
+
+def _seated_by(state: GameState, mapping: Mapping[int, int]) -> dict[str, Any]:
+    """A replayed state, as stored, with its seats' player ids translated through ``mapping``."""
+    stored = state.to_dict()
+    stored["seating"] = [mapping[player_id] for player_id in stored["seating"]]
+    return stored
 
 
 def _with_ids(value: Any, mapping: Mapping[int, int], key: str | None = None) -> Any:

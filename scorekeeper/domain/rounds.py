@@ -8,24 +8,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import IdempotencyKey, Round, utcnow
-from ..rules import GameState, RoundConflict, RuleError, get_ruleset
+from ..rules import GameState, RoundConflict, RuleError, Ruleset, get_ruleset
 from ..rules.words import in_context
-from ..serializers import game_body, round_body, round_json
+from ..serializers import game_body, round_body, round_json, seat_change_json
 from .errors import (
     GameOver,
-    KeyReused,
+    NotARound,
     NotTheLastRound,
     RecordingInProgress,
     RoundNotFound,
     RoundTaken,
     WrongRuleset,
 )
-from .games import BoundGame, open_game, read_game
+from .games import BoundGame, open_game, read_game, state_of
+from .replays import stored_answer
+from .seats import is_seat_change, joined_player, replay_seat_change
 from .storage import writing
 
 MAX_ROUND_NUMBER = 2**31 - 1  # a larger number cannot be stored, so is never played
@@ -66,9 +68,9 @@ def record_round(
         with writing(dry_run=dry_run):
             bound = open_game(game_id, token)
             if idempotency_key is not None:
-                stored = _stored_answer(game_id, idempotency_key, fingerprint)
+                stored = stored_answer(game_id, idempotency_key, fingerprint)
                 if stored is not None:
-                    return stored
+                    return RecordedRound(stored.number, stored.body)
             _check_ruleset(bound, ruleset)
             recorded = _play_next(bound, entry, number, dry_run)
             if idempotency_key is not None and not dry_run:
@@ -95,7 +97,7 @@ def _play_next(
     """Score the next round from ``entry`` and, unless a dry run, store it with the new state."""
     if bound.state.finished:
         raise GameOver("The game is over; undo or correct a round to change it.")
-    expected = bound.state.rounds_played + 1
+    expected = bound.state.last_number + 1
     if number is not None and number != expected:
         raise RoundTaken(
             f"This is round {expected}, not round {number}; another phone may have recorded "
@@ -120,21 +122,6 @@ def _play_next(
     )
     bound.keep_state(outcome.state)
     return RecordedRound(expected, round_body(result, now))
-
-
-def _stored_answer(game_id: str, key: str, fingerprint: str) -> RecordedRound | None:
-    """The answer first given for ``key``, or ``None`` if the key is new."""
-    stored = db.session.scalars(
-        select(IdempotencyKey).where(IdempotencyKey.game_id == game_id, IdempotencyKey.key == key)
-    ).first()
-    if stored is None:
-        return None
-    if stored.request_hash != fingerprint:
-        raise KeyReused(
-            "This Idempotency-Key was already used for a different round; use a new key.",
-            {"Idempotency-Key": ["Already used with another body."]},
-        )
-    return RecordedRound(stored.body["number"], stored.body)
 
 
 def get_round(game_id: str, number: int) -> dict[str, Any]:
@@ -168,47 +155,65 @@ def correct_round(
     *,
     dry_run: bool = False,
 ) -> dict[str, Any]:
-    """Replace round ``number``'s entry and score it and every later round again."""
+    """Replace round ``number``'s entry and replay every later round and seat change."""
     with writing(dry_run=dry_run):
         bound = open_game(game_id, token)
         _check_ruleset(bound, ruleset)
         _check_played(bound, number)
-        rounds = db.session.scalars(
+        items = db.session.scalars(
             select(Round)
             .where(Round.game_id == game_id, Round.number >= number)
             .order_by(Round.number)
         ).all()
-        state = _state_before(bound, number)
+        if is_seat_change(items[0].result):
+            raise NotARound(
+                f"Number {number} is a seat change, not a round; undo it if it was a mistake."
+            )
+        rules, state = _state_before(bound, number)
         now = utcnow()
         corrected: dict[str, Any] = {}
         changed: list[int] = []  # later rounds whose results the correction changes
-        for round_ in rounds:
-            replayed = entry if round_.number == number else round_.entry
+        for item in items:
+            replayed = entry if item.number == number else item.entry
             try:
-                outcome = bound.rules.play(state, bound.rules.parse_entry(replayed))
+                rules, state, result = _replay(bound, rules, state, replayed, item.result)
             except RuleError as error:
-                if round_.number == number:
+                if item.number == number:
                     raise
-                raise _no_longer_fits(round_.number, error) from None
-            state, result = outcome.state, round_json(outcome.result)
-            if round_.number == number:
+                raise _no_longer_fits(item.number, error) from None
+            if item.number == number:
                 corrected = result
-            elif result != round_.result:
-                changed.append(round_.number)
+            elif result != item.result:
+                changed.append(item.number)
             if not dry_run:
-                round_.entry = dict(replayed)
-                round_.result = result
-                round_.state_after = state.to_dict()
-                round_.updated_at = now
+                item.entry = dict(replayed)
+                item.result = result
+                item.state_after = state.to_dict()
+                item.updated_at = now
         if dry_run:
             rescored = {
-                "rounds": len(rounds),
+                "rounds": len(items),
                 "changed": changed,
-                "game": game_body(bound.game, bound.rules, state),
+                "game": game_body(bound.game, rules, state),
             }
             return {**corrected, "dry_run": True, "rescored": rescored}
-        bound.keep_state(state)
-        return round_body(rounds[0].result, rounds[0].created_at)
+        bound.keep_state(state, rules)
+        return round_body(items[0].result, items[0].created_at)
+
+
+def _replay(
+    bound: BoundGame,
+    rules: Ruleset,
+    state: GameState,
+    entry: Mapping[str, Any],
+    stored: Mapping[str, Any],
+) -> tuple[Ruleset, GameState, dict[str, Any]]:
+    """Replay one history item: the rules and state after it, and its result as stored."""
+    if is_seat_change(stored):
+        outcome = replay_seat_change(bound.game, rules, state, stored)
+        return outcome.rules, outcome.state, seat_change_json(outcome.result)
+    played = rules.play(state, rules.parse_entry(entry))
+    return rules, played.state, round_json(played.result)
 
 
 def _no_longer_fits(number: int, error: RuleError) -> RoundConflict:
@@ -220,18 +225,25 @@ def _no_longer_fits(number: int, error: RuleError) -> RoundConflict:
 
 
 def undo_round(game_id: str, token: str, number: int) -> None:
-    """Delete the last round, going back to the state before it."""
+    """Delete the last history item, round or seat change, going back to the state before it."""
     with writing():
         bound = open_game(game_id, token)
         _check_played(bound, number)
-        last = bound.state.rounds_played
+        last = bound.state.last_number
         if number != last:
             raise NotTheLastRound(
-                f"Only the last round ({last}) can be undone; correct round {number} instead."
+                f"Only the last round or seat change ({last}) can be undone; "
+                f"correct round {number} instead."
             )
-        previous = _state_before(bound, number)
-        db.session.execute(delete(Round).where(Round.game_id == game_id, Round.number == number))
-        bound.keep_state(previous)
+        rules, previous = _state_before(bound, number)
+        undone = db.session.scalars(
+            select(Round).where(Round.game_id == game_id, Round.number == number)
+        ).one()
+        db.session.delete(undone)
+        newcomer = joined_player(undone.result)
+        bound.keep_state(previous, rules)
+        if newcomer is not None:  # the join undone: the newcomer never sat down
+            db.session.delete(next(p for p in bound.game.players if p.id == newcomer))
 
 
 def _check_ruleset(bound: BoundGame, ruleset: str) -> None:
@@ -245,16 +257,16 @@ def _check_ruleset(bound: BoundGame, ruleset: str) -> None:
 
 
 def _check_played(bound: BoundGame, number: int) -> None:
-    """A ``RoundNotFound`` unless round ``number`` has been played."""
-    if not 1 <= number <= bound.state.rounds_played:
+    """A ``RoundNotFound`` unless history item ``number`` has been recorded."""
+    if not 1 <= number <= bound.state.last_number:
         raise RoundNotFound(f"Round {number} has not been played in this game.")
 
 
-def _state_before(bound: BoundGame, number: int) -> GameState:
-    """The running state just before round ``number``."""
+def _state_before(bound: BoundGame, number: int) -> tuple[Ruleset, GameState]:
+    """The running state just before history item ``number``, with the rules of its seats."""
     if number == 1:
         return bound.initial_state()
     state_after = db.session.scalars(
         select(Round.state_after).where(Round.game_id == bound.game.id, Round.number == number - 1)
     ).one()
-    return bound.rules.state_from_dict(state_after)
+    return state_of(bound.game, state_after)

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import event, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import joinedload
 
 from ..extensions import db
-from ..models import Game
-from .errors import GameNotFound
+from ..models import Game, Table, utcnow
+from .errors import GameNotFound, TableNotFound
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 SQLITE_PRAGMAS = (
@@ -93,3 +93,24 @@ def find_game(game_id: str, *, lock: bool = False) -> Game:
     if game is None:
         raise GameNotFound("There is no game with this id.")
     return game
+
+
+def find_table(table_id: str, *, lock: bool = False) -> Table:
+    """The table with its roster, locked for this unit of work if ``lock``."""
+    query = select(Table).where(Table.id == table_id)
+    if lock:
+        query = query.with_for_update()
+    table = db.session.scalars(query).first()
+    if table is None:
+        raise TableNotFound("There is no table with this id.")
+    return table
+
+
+def touch_table(table_id: str | None) -> None:
+    """Raise the version of the table a game belongs to (its standings or games changed)."""
+    if table_id is not None:
+        db.session.execute(
+            update(Table)
+            .where(Table.id == table_id)
+            .values(version=Table.version + 1, updated_at=utcnow())
+        )

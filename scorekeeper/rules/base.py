@@ -398,6 +398,11 @@ class Ruleset(ABC, Generic[Entry]):
         """The players' ids in seat order: what a state of this table holds as its ``seating``."""
         return tuple(player.id for player in self.players)
 
+    @classmethod
+    def standing_figures(cls, tallies: Mapping[str, int], eliminations: int) -> dict[str, Any]:
+        """A player's figures over a table's games of this ruleset, from their summed tallies."""
+        return {**tallies, "eliminations": eliminations}
+
     def tallies_of(self, state: GameState, seat: int) -> dict[str, int]:
         """The counts of the player in ``seat``, by the names in ``tally_names``."""
         return dict(zip(self.tally_names, self._tallies(state)[seat], strict=True))

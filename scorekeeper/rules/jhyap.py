@@ -119,6 +119,20 @@ class Jhyap(Ruleset[JhyapEntry]):
         ),
     )
 
+    @classmethod
+    def standing_figures(cls, tallies: Mapping[str, int], eliminations: int) -> dict[str, Any]:
+        """The figures a table argues about: calls, failed calls, halvings, the average hand."""
+        rounds = tallies["rounds_played"]
+        return {
+            "rounds_played": rounds,
+            "calls": tallies["calls"],
+            "calls_won": tallies["calls_won"],
+            "caught": tallies["calls"] - tallies["calls_won"],
+            "halvings": tallies["halvings"],
+            "eliminations": eliminations,
+            "average_hand": round(tallies["hand_total"] / rounds, 2) if rounds else None,
+        }
+
     def option_maximum(self, spec: OptionSpec, options: Mapping[str, Any]) -> int | None:
         """``halve_at`` scores may not exceed the elimination limit."""
         if spec.name == "halve_at":

@@ -47,13 +47,13 @@ def random_entry(table: games.BoundGame, rng: random.Random) -> dict[str, Any]:
 def assert_stored_results_replay(game_id: str) -> None:
     """Replay every stored entry from round 1 and compare results and running state."""
     table = games.read_game(game_id)
-    state = table.initial_state()
+    rules, state = table.initial_state()
     rounds = db.session.scalars(
         select(Round).where(Round.game_id == game_id).order_by(Round.number)
     ).all()
     for expected_number, round_ in enumerate(rounds, start=1):
         assert round_.number == expected_number
-        outcome = table.rules.play(state, table.rules.parse_entry(round_.entry))
+        outcome = rules.play(state, rules.parse_entry(round_.entry))
         assert round_json(outcome.result) == round_.result
         assert outcome.state.to_dict() == round_.state_after
         state = outcome.state
@@ -96,8 +96,7 @@ def test_stored_results_equal_a_replay_of_the_entries(
             table = games.read_game(game_id)
             played = table.state.rounds_played
             number = rng.randint(1, played)
-            before = _state_before(table, number)
-            table.state = before
+            table.rules, table.state = _state_before(table, number)
             entry = random_entry(table, rng)
             db.session.remove()
             try:

@@ -1,0 +1,135 @@
+"""The API's views of tables and rematches: the edge validates, the domain does the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, request, url_for
+
+from ..domain import table_history, tables
+from ..domain.rounds import request_hash
+from .auth import bearer_token, token_first
+from .body import json_body
+from .limits import game_creations, token_failures
+from .schemas import CreatedGameSchema
+from .table_schemas import (
+    CreatedTableSchema,
+    TableCreateSchema,
+    TableExportSchema,
+    TableGameCreateSchema,
+    TablePatchSchema,
+    TableSchema,
+)
+from .views import (
+    BEARER,
+    IDEMPOTENCY_KEY_PARAMETER,
+    LOCATION,
+    NO_CONTENT,
+    answer,
+    blp,
+    idempotency_key,
+    with_etag,
+)
+
+
+def created(body: dict[str, Any], location: str) -> Response:
+    """A creation's answer (or its replay): the body, ``201`` and where the new thing lives."""
+    return answer(body, 201, {"Location": location})
+
+
+def key_and_fingerprint() -> tuple[str | None, str]:
+    """The request's ``Idempotency-Key`` and the fingerprint of its body."""
+    key = idempotency_key()
+    return key, request_hash(json_body()) if key is not None and request.data else ""
+
+
+@blp.route("/tables", methods=["POST"])
+@game_creations
+@blp.arguments(TableCreateSchema)
+@blp.doc(parameters=[IDEMPOTENCY_KEY_PARAMETER])
+@blp.response(201, CreatedTableSchema, headers=LOCATION)
+def create_table(setup: tables.TableSetup) -> Response:
+    """Create a table of friends."""
+    key, fingerprint = key_and_fingerprint()
+    body, _ = tables.create_table(setup, idempotency_key=key, fingerprint=fingerprint)
+    return created(body, url_for("api.get_table", table_id=body["id"]))
+
+
+@blp.route("/tables/<gameid:table_id>", methods=["GET"])
+@blp.response(200, TableSchema)
+@blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
+def get_table(table_id: str) -> Response:
+    """Read a table: its roster, games and standings."""
+    return with_etag(
+        lambda: str(tables.table_version(table_id)),
+        lambda: tables.read_table(table_id),
+    )
+
+
+@blp.route("/tables/<gameid:table_id>", methods=["PATCH"])
+@token_failures
+@token_first("table")
+@blp.arguments(TablePatchSchema)
+@blp.response(200, TableSchema)
+@blp.doc(security=BEARER)
+def change_table(change: tables.TableChange, table_id: str) -> Response:
+    """Rename the table or its roster players, or add roster players."""
+    return answer(tables.change_table(table_id, bearer_token("table"), change))
+
+
+@blp.route("/tables/<gameid:table_id>", methods=["DELETE"])
+@token_failures
+@blp.doc(security=BEARER, responses=NO_CONTENT)
+def delete_table(table_id: str) -> Response:
+    """Delete a table and all its games."""
+    tables.delete_table(table_id, bearer_token("table"))
+    return Response(status=204)
+
+
+@blp.route("/tables/<gameid:table_id>/games", methods=["POST"])
+@game_creations
+@token_failures
+@token_first("table")
+@blp.arguments(TableGameCreateSchema)
+@blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY_PARAMETER])
+@blp.response(201, CreatedGameSchema, headers=LOCATION)
+def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Response:
+    """Create a game at the table, from roster players or new names."""
+    key, fingerprint = key_and_fingerprint()
+    body, _ = tables.create_game_at_table(
+        table_id, bearer_token("table"), setup, idempotency_key=key, fingerprint=fingerprint
+    )
+    return created(body, url_for("api.get_game", game_id=body["id"]))
+
+
+@blp.route("/games/<gameid:game_id>/rematch", methods=["POST"])
+@game_creations
+@token_failures
+@blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY_PARAMETER])
+@blp.response(201, CreatedGameSchema, headers=LOCATION)
+def rematch(game_id: str) -> Response:
+    """Start a new game with the same players, seats, options and table."""
+    key, fingerprint = key_and_fingerprint()
+    body, _ = tables.rematch(game_id, bearer_token(), idempotency_key=key, fingerprint=fingerprint)
+    return created(body, url_for("api.get_game", game_id=body["id"]))
+
+
+@blp.route("/tables/<gameid:table_id>/export", methods=["GET"])
+@blp.response(200, TableExportSchema)
+def export_table(table_id: str) -> Response:
+    """Export the table: its roster and every game."""
+    response = answer(table_history.export_table(table_id))
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="scorekeeper-table-{table_id}.json"'
+    )
+    return response
+
+
+@blp.route("/tables/import", methods=["POST"])
+@game_creations
+@blp.arguments(TableExportSchema)
+@blp.response(201, CreatedTableSchema, headers=LOCATION)
+def import_table(exported: table_history.ExportedTable) -> Response:
+    """Create a table by replaying an export of one."""
+    body = table_history.import_table(exported)
+    return created(body, url_for("api.get_table", table_id=body["id"]))

@@ -1,0 +1,83 @@
+"""Answers to POSTs sent again with the same ``Idempotency-Key``: the first answer, again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import CreationKey, IdempotencyKey, utcnow
+from .errors import KeyReused, RecordingInProgress
+from .storage import writing
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """The first answer to a key: the number of the history item it recorded, and its body."""
+
+    number: int
+    body: dict[str, Any]
+
+
+def stored_answer(game_id: str, key: str, fingerprint: str) -> StoredAnswer | None:
+    """The answer first given for ``key`` to a round or seat change of a game; ``None`` if new."""
+    stored = db.session.scalars(
+        select(IdempotencyKey).where(IdempotencyKey.game_id == game_id, IdempotencyKey.key == key)
+    ).first()
+    if stored is None:
+        return None
+    if stored.request_hash != fingerprint:
+        raise KeyReused(
+            "This Idempotency-Key was already used for a different request; use a new key.",
+            {"Idempotency-Key": ["Already used with another body."]},
+        )
+    return StoredAnswer(stored.body["number"], stored.body)
+
+
+def create_once(
+    scope: str,
+    idempotency_key: str | None,
+    fingerprint: str,
+    create: Callable[[], dict[str, Any]],
+) -> tuple[dict[str, Any], bool]:
+    """Run ``create`` in one unit of work, or give the first answer to ``idempotency_key`` again.
+
+    Returns the answer's body and whether it is a replay. ``create`` builds the
+    body inside the unit of work, so the answer and what it created commit together.
+    """
+    try:
+        with writing():
+            if idempotency_key is not None:
+                stored = db.session.scalars(
+                    select(CreationKey).where(
+                        CreationKey.scope == scope, CreationKey.key == idempotency_key
+                    )
+                ).first()
+                if stored is not None:
+                    if stored.request_hash != fingerprint:
+                        raise KeyReused(
+                            "This Idempotency-Key was already used for a different request; "
+                            "use a new key.",
+                            {"Idempotency-Key": ["Already used with another body."]},
+                        )
+                    return stored.body, True
+            body = create()
+            if idempotency_key is not None:
+                db.session.add(
+                    CreationKey(
+                        scope=scope,
+                        key=idempotency_key,
+                        request_hash=fingerprint,
+                        body=body,
+                        created_at=utcnow(),
+                    )
+                )
+            return body, False
+    except IntegrityError:
+        raise RecordingInProgress(
+            "This request is being answered for another copy of it; try again in a moment."
+        ) from None

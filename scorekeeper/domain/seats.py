@@ -1,0 +1,156 @@
+"""Seat changes between rounds: someone joins or leaves, as an item of the game's history."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..extensions import db
+from ..models import Game, IdempotencyKey, Player, Round, utcnow
+from ..names import first_clash
+from ..rules import GameState, Ruleset
+from ..rules import Player as SeatedPlayer
+from ..rules.base import SeatChangeOutcome
+from ..serializers import game_body, seat_change_json
+from .errors import GameOver, InvalidSeating, RoundTaken
+from .games import BoundGame, open_game
+from .replays import stored_answer
+from .storage import find_table, writing
+from .tables import seat_roster
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """A join (by a new name, or a roster player at a table) or a leave, as requested."""
+
+    join_name: str | None = None
+    join_roster_id: int | None = None
+    after: int | None = None
+    """The id of the player the newcomer sits after, clockwise."""
+    leave: int | None = None
+    """The id of the player who leaves."""
+    number: int | None = None
+    """The number the phone expects the change to take."""
+
+
+@dataclass(frozen=True)
+class ChangedSeats:
+    """A seat change as recorded (or as it would be, on a dry run): its number and the Game."""
+
+    number: int
+    body: dict[str, Any]
+
+
+def is_seat_change(result: Mapping[str, Any]) -> bool:
+    """Whether a stored history item is a seat change (else it is a round)."""
+    return "seat_change" in result
+
+
+def joined_player(result: Mapping[str, Any]) -> int | None:
+    """The id of the newcomer a stored history item seated, if it is a join."""
+    join = result.get("seat_change", {}).get("join")
+    return join["player"] if join else None
+
+
+def replay_seat_change(
+    game: Game, rules: Ruleset, state: GameState, stored: Mapping[str, Any]
+) -> SeatChangeOutcome:
+    """Apply a stored seat change again, to the state a correction left before it."""
+    change = stored["seat_change"]
+    if "join" in change:
+        join = change["join"]
+        name = next(p.name for p in game.players if p.id == join["player"])
+        return rules.join(state, SeatedPlayer(join["player"], name), join["after"])
+    return rules.leave(state, change["leave"]["player"])
+
+
+def change_seats(
+    game_id: str,
+    token: str,
+    change: SeatChange,
+    entry: Mapping[str, Any],
+    *,
+    idempotency_key: str | None = None,
+    fingerprint: str = "",
+    dry_run: bool = False,
+) -> ChangedSeats:
+    """Seat a newcomer or let a player leave, between rounds; ``entry`` is the request's body."""
+    with writing(dry_run=dry_run):
+        bound = open_game(game_id, token)
+        if idempotency_key is not None:
+            stored = stored_answer(game_id, idempotency_key, fingerprint)
+            if stored is not None:
+                return ChangedSeats(stored.number, stored.body["game"])
+        if bound.state.finished:
+            raise GameOver("The game is over, so no one can join or leave it.")
+        expected = bound.state.last_number + 1
+        if change.number is not None and change.number != expected:
+            raise RoundTaken(
+                f"The next number is {expected}, not {change.number}; another phone may have "
+                "recorded a round or seat change first.",
+                {"number": [f"The next number is {expected}."]},
+            )
+        if change.leave is not None:
+            outcome = bound.rules.leave(bound.state, change.leave)
+        else:
+            assert change.after is not None
+            outcome = bound.rules.join(bound.state, _newcomer(bound, change), change.after)
+        body = game_body(bound.game, outcome.rules, outcome.state)
+        if dry_run:
+            return ChangedSeats(expected, {**body, "dry_run": True})
+        now = utcnow()
+        db.session.add(
+            Round(
+                game_id=game_id,
+                number=expected,
+                entry=dict(entry),
+                result=seat_change_json(outcome.result),
+                state_after=outcome.state.to_dict(),
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        bound.keep_state(outcome.state, outcome.rules)
+        body = game_body(bound.game, bound.rules, bound.state)
+        if idempotency_key is not None:
+            db.session.add(
+                IdempotencyKey(
+                    game_id=game_id,
+                    key=idempotency_key,
+                    request_hash=fingerprint,
+                    status=201,
+                    body={"number": expected, "game": body},
+                    created_at=now,
+                )
+            )
+        return ChangedSeats(expected, body)
+
+
+def _newcomer(bound: BoundGame, change: SeatChange) -> SeatedPlayer:
+    """The newcomer's player row, added to the game (and to the table's roster, for a new name)."""
+    game = bound.game
+    roster_id: int | None = None
+    name = change.join_name
+    if change.join_roster_id is not None or game.table_id is not None:
+        if game.table_id is None:
+            raise InvalidSeating(
+                "This game is not played at a table, so give the newcomer's name, not a player id.",
+                {"join": {"player": ["Only at a table; give a name."]}},
+            )
+        table = find_table(game.table_id)
+        seat = change.join_roster_id if change.join_roster_id is not None else name
+        assert seat is not None
+        roster_player = seat_roster(table, [seat])[0]
+        roster_id, name = roster_player.id, roster_player.name
+    assert name is not None
+    names = [player.name for player in game.players]
+    if (clash := first_clash([*names, name])) is not None:
+        raise InvalidSeating(
+            f"{clash[0]} is already in this game, so {name} cannot join it again.",
+            {"join": ["Already in this game."]},
+        )
+    player = Player(seat=len(game.players), name=name, roster_id=roster_id, joined=True)
+    game.players.append(player)
+    db.session.flush()
+    return SeatedPlayer(player.id, player.name)

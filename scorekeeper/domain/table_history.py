@@ -1,0 +1,98 @@
+"""A table's whole history: its roster and every game, exported as one document and imported."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import Game, RosterPlayer, Table, utcnow
+from ..rules.words import in_context
+from ..security import hash_token, new_game_id, new_token
+from ..serializers import table_body, timestamp
+from .errors import InvalidImport
+from .history import ExportedGame, ReplayedGame, add_replayed, game_export, replay_export
+from .storage import find_table, reading_one_snapshot, writing
+from .tables import read_table
+
+EXPORT_FORMAT = "scorekeeper.table"
+EXPORT_VERSION = 1
+
+
+def export_table(table_id: str) -> dict[str, Any]:
+    """The table with its roster, and every game's export, oldest first."""
+    with reading_one_snapshot():
+        table = find_table(table_id)
+        game_ids = db.session.scalars(
+            select(Game.id).where(Game.table_id == table_id).order_by(Game.created_at, Game.id)
+        ).all()
+        head = table_body(table, [], [])
+        del head["games"], head["standings"]
+        games = [game_export(game_id) for game_id in game_ids]
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": timestamp(utcnow()),
+        "table": head,
+        "games": games,
+    }
+
+
+@dataclass(frozen=True)
+class ExportedTable:
+    """A table export, its shape checked at the edge."""
+
+    name: str
+    roster: Sequence[tuple[int, str]]
+    """The export's roster: (id, name)."""
+    games: Sequence[ExportedGame]
+
+
+def import_table(exported: ExportedTable) -> dict[str, Any]:
+    """Create a new table by replaying every game of an export, or create nothing.
+
+    Every game is replayed and checked before the write begins.
+    """
+    roster_ids = {old_id for old_id, _ in exported.roster}
+    replayed: list[ReplayedGame] = []
+    for number, game in enumerate(exported.games, start=1):
+        unknown = [i for i in game.roster_ids.values() if i is not None and i not in roster_ids]
+        if unknown:
+            raise InvalidImport(f"Game {number} of the export seats a player not on its roster.")
+        try:
+            replayed.append(replay_export(game))
+        except InvalidImport as error:
+            raise InvalidImport(
+                in_context(f"Game {number} of the export cannot be imported", error.message)
+            ) from None
+    token = new_token()
+    now = utcnow()
+    with writing():
+        table = Table(
+            id=new_game_id(),
+            name=exported.name,
+            token_hash=hash_token(token),
+            version=1,
+            created_at=now,
+            updated_at=now,
+            roster=[RosterPlayer(name=name) for _, name in exported.roster],
+        )
+        db.session.add(table)
+        db.session.flush()
+        new_ids: dict[int | None, int] = {
+            old_id: player.id
+            for (old_id, _), player in zip(exported.roster, table.roster, strict=True)
+        }
+        for checked in replayed:
+            add_replayed(
+                checked,
+                table_id=table.id,
+                roster_ids={
+                    player_id: new_ids.get(roster_id)
+                    for player_id, roster_id in checked.exported.roster_ids.items()
+                },
+            )
+    return {**read_table(table.id)[0], "token": token}

@@ -1,0 +1,259 @@
+"""Tables: the same friends over many games — a roster, games at the table, rematches."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import Game, Player, RosterPlayer, Table, utcnow
+from ..names import first_clash, name_key
+from ..security import hash_token, new_game_id, new_token, token_matches
+from ..serializers import game_body, table_body, table_game_json
+from .errors import InvalidChange, InvalidSeating, TableNotFound, WrongToken
+from .games import BoundGame, GameSetup, add_game, open_game
+from .replays import create_once
+from .standings import standings
+from .storage import find_table, reading_one_snapshot, touch_table, writing
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """A new table: its name and its first roster."""
+
+    name: str
+    players: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """A rename of the table or of roster players (by roster id), and roster players to add."""
+
+    name: str | None = None
+    player_names: Mapping[int, str] = field(default_factory=dict)
+    new_players: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class TableGameSetup:
+    """A game at a table: ``seats`` holds roster ids or new names, in clockwise order."""
+
+    game: GameSetup
+    seats: Sequence[int | str]
+
+
+def create_table(
+    setup: TableSetup, *, idempotency_key: str | None = None, fingerprint: str = ""
+) -> tuple[dict[str, Any], bool]:
+    """Create a table; its body with the token (shown to its creator only), and if a replay."""
+
+    def create() -> dict[str, Any]:
+        token = new_token()
+        now = utcnow()
+        table = Table(
+            id=new_game_id(),
+            name=setup.name,
+            token_hash=hash_token(token),
+            version=1,
+            created_at=now,
+            updated_at=now,
+            roster=[RosterPlayer(name=name) for name in setup.players],
+        )
+        db.session.add(table)
+        db.session.flush()
+        return {**table_body(table, [], []), "token": token}
+
+    return create_once("tables", idempotency_key, fingerprint, create)
+
+
+def table_version(table_id: str) -> int:
+    """The table's version, raised by every change to it or its games: its ETag."""
+    version = db.session.scalar(select(Table.version).where(Table.id == table_id))
+    if version is None:
+        raise TableNotFound("There is no table with this id.")
+    return version
+
+
+def read_table(table_id: str) -> tuple[dict[str, Any], int]:
+    """The Table as it stands, with its version; a fixed number of statements."""
+    with reading_one_snapshot():
+        table = find_table(table_id)
+        games = db.session.execute(
+            select(Game.id, Game.ruleset, Game.name, Game.created_at, Game.updated_at)
+            .where(Game.table_id == table_id)
+            .order_by(Game.created_at.desc(), Game.id)
+        ).all()
+        seats = db.session.execute(
+            select(Player.game_id, Player.roster_id, Player.won)
+            .join(Game, Game.id == Player.game_id)
+            .where(Game.table_id == table_id)
+            .order_by(Player.game_id, Player.seat)
+        ).all()
+        seated: dict[str, list[Any]] = {game.id: [] for game in games}
+        for seat in seats:
+            seated[seat.game_id].append(seat)
+        summaries = [table_game_json(game, seated[game.id]) for game in games]
+        return table_body(table, summaries, standings(table)), table.version
+
+
+def open_table(table_id: str, token: str) -> Table:
+    """Lock a table for this unit of work, once ``token`` is shown to be its own."""
+    table = find_table(table_id, lock=True)
+    if not token_matches(token, table.token_hash):
+        raise WrongToken("That token does not open this table.")
+    return table
+
+
+def change_table(table_id: str, token: str, change: TableChange) -> dict[str, Any]:
+    """Rename the table or roster players, or add roster players; no change keeps the ETag."""
+    with writing():
+        table = open_table(table_id, token)
+        by_id = {player.id: player for player in table.roster}
+        names = {player_id: player.name for player_id, player in by_id.items()}
+        for player_id, name in change.player_names.items():
+            if player_id not in by_id:
+                raise InvalidChange(
+                    f"Player {player_id} is not on this table's roster.",
+                    {"players": [f"Player {player_id} is not on the roster."]},
+                )
+            names[player_id] = name
+        _check_names([*names.values(), *change.new_players], "players")
+        new_name = table.name if change.name is None else change.name
+        renamed = any(by_id[i].name != name for i, name in names.items())
+        if new_name != table.name or renamed or change.new_players:
+            table.name = new_name
+            for player_id, name in names.items():
+                by_id[player_id].name = name
+            table.roster.extend(RosterPlayer(name=name) for name in change.new_players)
+            table.touch()
+    return read_table(table_id)[0]
+
+
+def delete_table(table_id: str, token: str) -> None:
+    """Delete a table with all its games."""
+    with writing():
+        db.session.delete(open_table(table_id, token))
+
+
+def create_game_at_table(
+    table_id: str,
+    token: str,
+    setup: TableGameSetup,
+    *,
+    idempotency_key: str | None = None,
+    fingerprint: str = "",
+) -> tuple[dict[str, Any], bool]:
+    """Create a game at a table, seating roster players and adding new names to the roster."""
+
+    def create() -> dict[str, Any]:
+        table = open_table(table_id, token)
+        seated = seat_roster(table, setup.seats)
+        game_setup = replace(setup.game, players=[player.name for player in seated])
+        bound, game_token = add_game(
+            game_setup, table_id=table.id, roster_ids=[player.id for player in seated]
+        )
+        table.touch()
+        return _created_game(bound, game_token)
+
+    return create_once(f"tables/{table_id}/games", idempotency_key, fingerprint, create)
+
+
+def seat_roster(table: Table, seats: Sequence[int | str]) -> list[RosterPlayer]:
+    """The roster players for ``seats`` (roster ids or names), adding new names to the roster.
+
+    A name already on the roster (compared as names are) is that roster player.
+    """
+    by_id = {player.id: player for player in table.roster}
+    by_key = {name_key(player.name): player for player in table.roster}
+    seated: list[RosterPlayer] = []
+    for index, seat in enumerate(seats):
+        if isinstance(seat, int):
+            if seat not in by_id:
+                raise InvalidSeating(
+                    f"Player {seat} is not on this table's roster.",
+                    {"players": {str(index): ["Not on the roster."]}},
+                )
+            player = by_id[seat]
+        else:
+            found = by_key.get(name_key(seat))
+            if found is None:
+                found = by_key[name_key(seat)] = RosterPlayer(name=seat)
+                table.roster.append(found)
+            player = found
+        if player in seated:
+            raise InvalidSeating(
+                f"{player.name} is seated twice; give each player one seat.",
+                {"players": {str(index): ["Seated twice."]}},
+            )
+        seated.append(player)
+    db.session.flush()  # new roster players get their ids
+    return seated
+
+
+def rematch(
+    game_id: str, token: str, *, idempotency_key: str | None = None, fingerprint: str = ""
+) -> tuple[dict[str, Any], bool]:
+    """A new game with the same players, seats, ruleset, options and table; the deal moves on.
+
+    Players who left are not in it. Round 1's dealer is the first player
+    clockwise after the previous game's first dealer who plays in the new game.
+    """
+
+    def create() -> dict[str, Any]:
+        bound = open_game(game_id, token)
+        game, state = bound.game, bound.state
+        rows = {player.id: player for player in game.players}
+        seating = [player.id for player in bound.rules.players]
+        playing = [player_id for seat, player_id in enumerate(seating) if not state.left[seat]]
+        first_dealer = _first_dealer_id(game)
+        after = seating.index(first_dealer)
+        dealer_id = next(
+            seating[(after + step) % len(seating)]
+            for step in range(1, len(seating) + 1)
+            if seating[(after + step) % len(seating)] in playing
+        )
+        setup = GameSetup(
+            ruleset=game.ruleset,
+            players=[rows[player_id].name for player_id in playing],
+            name=game.name,
+            dealer=playing.index(dealer_id),
+            options=game.options,
+        )
+        new, new_token_ = add_game(
+            setup,
+            table_id=game.table_id,
+            roster_ids=[rows[player_id].roster_id for player_id in playing],
+        )
+        touch_table(game.table_id)
+        return _created_game(new, new_token_)
+
+    return create_once(f"games/{game_id}/rematch", idempotency_key, fingerprint, create)
+
+
+def _first_dealer_id(game: Game) -> int:
+    """The player id of round 1's dealer: seats at creation are the first players, by id."""
+    founders = sorted((player for player in game.players if not player.joined), key=_by_id)
+    return founders[game.first_dealer].id
+
+
+def _by_id(player: Player) -> int:
+    """A player's id, to sort by."""
+    return player.id
+
+
+def _created_game(bound: BoundGame, token: str) -> dict[str, Any]:
+    """A new game's answer: the Game with its token."""
+    return {**game_body(bound.game, bound.rules, bound.state), "token": token}
+
+
+def _check_names(names: Sequence[str], field_name: str) -> None:
+    """An ``InvalidChange`` if two of ``names`` are the same name."""
+    if (clash := first_clash(list(names))) is not None:
+        earlier, later = clash
+        raise InvalidChange(
+            f"The name {later} is the same as {earlier}; give each player a different name.",
+            {field_name: [f"{later} is the same name as {earlier}."]},
+        )

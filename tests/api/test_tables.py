@@ -1,0 +1,387 @@
+"""Tables: a roster, games at the table, standings over them, rematches, export and import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ..conftest import counted_statements
+
+TABLES = "/api/v1/tables"
+SHORT_JHYAP = {"elimination_limit": 20, "halve_at": []}
+
+
+class Friends:
+    """A table of friends, driven through the API as their phones would."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.table: dict[str, Any] = {}
+        self.token = ""
+
+    @property
+    def url(self) -> str:
+        return f"{TABLES}/{self.table['id']}"
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def create(self, name: str = "Friday crew", players: tuple[str, ...] = ()) -> dict[str, Any]:
+        response = self.client.post(TABLES, json={"name": name, "players": list(players)})
+        assert response.status_code == 201, response.json
+        assert response.headers["Location"] == f"{TABLES}/{response.json['id']}"
+        self.table = response.json
+        self.token = self.table.pop("token")
+        return self.table
+
+    def roster_id(self, name: str) -> int:
+        return next(p["id"] for p in self.get()["players"] if p["name"] == name)
+
+    def get(self) -> dict[str, Any]:
+        response = self.client.get(self.url)
+        assert response.status_code == 200, response.json
+        return response.json
+
+    def new_game(self, players: list[int | str], ruleset: str = "jhyap", **extra: Any) -> Any:
+        body = {"ruleset": ruleset, "players": players, "dealer": 0, **extra}
+        if ruleset == "jhyap":
+            body.setdefault("starter", 1)
+        response = self.client.post(f"{self.url}/games", json=body, headers=self.auth)
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def play(self, game: dict[str, Any], entry: dict[str, Any], token: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {token or self.token}"}
+        response = self.client.post(
+            f"/api/v1/games/{game['id']}/rounds", json=entry, headers=headers
+        )
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def standings(self) -> list[dict[str, Any]]:
+        return self.get()["standings"]
+
+
+def hands(game: dict[str, Any], caller: int, *totals: int) -> dict[str, Any]:
+    """A Jhyap entry by seat: ``caller`` is a seat, ``totals`` the hands of the seats listed."""
+    ids = [player["id"] for player in game["players"]]
+    listed = [(seat, total) for seat, total in enumerate(totals) if total is not None]
+    return {
+        "caller": ids[caller],
+        "hands": [{"player": ids[seat], "total": total} for seat, total in listed],
+    }
+
+
+def trick(game: dict[str, Any], *plays: tuple[int, str]) -> dict[str, Any]:
+    ids = [player["id"] for player in game["players"]]
+    return {"last_trick": [{"player": ids[seat], "card": card} for seat, card in plays]}
+
+
+@pytest.fixture
+def friends(client):
+    return Friends(client)
+
+
+def play_the_evening(friends: Friends) -> dict[str, Any]:
+    """Two Jhyap games and a Twenty Two game, worked out by hand below."""
+    friends.create(players=("Asha", "Bikash", "Chandra"))
+    asha, bikash, chandra = (friends.roster_id(n) for n in ("Asha", "Bikash", "Chandra"))
+    first = friends.new_game([asha, bikash, chandra], options=SHORT_JHYAP)
+    # Asha calls on 2: Chandra goes out on 25; then Asha calls on 1 and Bikash goes out on 25.
+    friends.play(first, hands(first, 0, 2, 15, 25))
+    friends.play(first, hands(first, 0, 1, 10, None))
+    second = friends.client.post(f"/api/v1/games/{first['id']}/rematch", headers=friends.auth).json
+    # Bikash calls on 3 and is caught by Asha's 2: 30 + 3 puts him out; Chandra calls on 0 and
+    # Asha's 19 takes her to 21, out: Chandra wins.
+    friends.play(second, hands(second, 1, 2, 3, 9))
+    friends.play(second, hands(second, 2, 19, None, 0))
+    third = friends.new_game([asha, "Dev"], ruleset="twenty-two")
+    # Asha takes two final tricks with aces, 22 points: out, and Dev wins.
+    friends.play(third, trick(third, (1, "2H"), (0, "AS")))
+    friends.play(third, trick(third, (1, "3C"), (0, "AH")))
+    return {"first": first, "second": second, "third": third}
+
+
+def test_a_table_is_created_with_its_roster_and_read_with_an_etag(client, friends):
+    table = friends.create(players=("Asha", "Bikash"))
+    assert [p["name"] for p in table["players"]] == ["Asha", "Bikash"]
+    assert table["games"] == [] and table["standings"] == []
+    response = client.get(friends.url)
+    assert response.headers["Cache-Control"] == "no-cache"
+    etag = response.headers["ETag"]
+    assert client.get(friends.url, headers={"If-None-Match": etag}).status_code == 304
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"players": ["Asha"]}, "name"),
+        ({"name": "", "players": []}, "name"),
+        ({"name": "Crew", "players": ["Asha", "asha"]}, "players"),
+        ({"name": "Crew", "players": [f"P{n}" for n in range(51)]}, "players"),
+        ({"name": "Crew", "players": [3]}, "players"),
+        ({"name": "Crew", "colour": "red"}, "colour"),
+    ],
+)
+def test_a_bad_table_is_refused_and_creates_nothing(client, body, field):
+    response = client.post(TABLES, json=body)
+    assert response.status_code == 422
+    assert field in response.json["error"]["details"]
+
+
+def test_an_unknown_table_is_404(client):
+    assert client.get(f"{TABLES}/{'x' * 22}").status_code == 404
+
+
+def test_the_roster_is_renamed_and_grows_and_only_the_table_token_may_change_it(client, friends):
+    friends.create(players=("Asha", "Bikash"))
+    asha = friends.roster_id("Asha")
+    change = {"name": "Saturday crew", "players": [{"id": asha, "name": "Asha D."}]}
+    assert client.patch(friends.url, json=change).status_code == 401
+    wrong = {"Authorization": f"Bearer {'x' * 32}"}
+    assert client.patch(friends.url, json=change, headers=wrong).status_code == 403
+    game = friends.new_game([asha, friends.roster_id("Bikash")])
+    game_token = {"Authorization": f"Bearer {game['token']}"}
+    assert client.patch(friends.url, json=change, headers=game_token).status_code == 403
+    assert client.delete(friends.url, headers=game_token).status_code == 403
+
+    response = client.patch(
+        friends.url, json={**change, "add_players": ["Dev"]}, headers=friends.auth
+    )
+    assert response.status_code == 200, response.json
+    assert response.json["name"] == "Saturday crew"
+    assert [p["name"] for p in response.json["players"]] == ["Asha D.", "Bikash", "Dev"]
+    # The finished or running game keeps the names it was played with.
+    assert client.get(f"/api/v1/games/{game['id']}").json["players"][0]["name"] == "Asha"
+
+    clash = client.patch(friends.url, json={"add_players": ["dev"]}, headers=friends.auth)
+    assert clash.status_code == 422
+    etag = client.get(friends.url).headers["ETag"]
+    same = client.patch(friends.url, json={"name": "Saturday crew"}, headers=friends.auth)
+    assert same.status_code == 200
+    assert client.get(friends.url).headers["ETag"] == etag
+
+
+def test_a_game_at_the_table_seats_roster_players_and_new_names(client, friends):
+    friends.create(players=("Asha", "Bikash"))
+    asha = friends.roster_id("Asha")
+    game = friends.new_game([asha, "Chandra", "bikash"])
+    roster = {p["name"]: p["id"] for p in friends.get()["players"]}
+    assert set(roster) == {"Asha", "Bikash", "Chandra"}  # "bikash" is Bikash
+    assert game["table"] == friends.table["id"]
+    assert [p["roster_id"] for p in game["players"]] == [
+        roster["Asha"],
+        roster["Chandra"],
+        roster["Bikash"],
+    ]
+    assert [p["name"] for p in game["players"]] == ["Asha", "Chandra", "Bikash"]
+    listed = friends.get()["games"]
+    assert listed[0]["id"] == game["id"]
+    assert listed[0]["players"] == [roster["Asha"], roster["Chandra"], roster["Bikash"]]
+    assert listed[0]["status"] == "in_progress" and listed[0]["winners"] == []
+
+
+@pytest.mark.parametrize("players", [[999], ["Asha", "Asha"], [1.5]])
+def test_a_game_that_the_roster_cannot_seat_is_refused(client, friends, players):
+    friends.create(players=("Asha", "Bikash"))
+    before = friends.get()
+    seats = [friends.roster_id("Bikash"), *players]
+    response = client.post(
+        f"{friends.url}/games",
+        json={"ruleset": "jhyap", "players": seats},
+        headers=friends.auth,
+    )
+    assert response.status_code == 422, response.json
+    assert friends.get() == before
+
+
+def test_the_table_token_writes_to_its_games_but_a_game_token_only_to_its_own(client, friends):
+    friends.create(players=("Asha", "Bikash"))
+    ids = [friends.roster_id("Asha"), friends.roster_id("Bikash")]
+    first, second = friends.new_game(ids), friends.new_game(ids)
+    friends.play(first, hands(first, 0, 1, 9))  # the table's token
+    friends.play(first, hands(first, 0, 1, 9), token=first["token"])
+    refused = client.post(
+        f"/api/v1/games/{second['id']}/rounds",
+        json=hands(second, 0, 1, 9),
+        headers={"Authorization": f"Bearer {first['token']}"},
+    )
+    assert refused.status_code == 403
+
+
+def test_standings_are_the_figures_worked_out_by_hand(friends):
+    play_the_evening(friends)
+    standings = friends.standings()
+    assert [row["name"] for row in standings] == ["Dev", "Chandra", "Asha", "Bikash"]
+    by_name = {row["name"]: row for row in standings}
+    assert {name: (r["games_played"], r["games_won"]) for name, r in by_name.items()} == {
+        "Dev": (1, 1),
+        "Chandra": (2, 1),
+        "Asha": (3, 1),
+        "Bikash": (2, 0),
+    }
+    assert by_name["Asha"]["jhyap"] == {
+        "games_played": 2,
+        "rounds_played": 4,
+        "calls": 2,
+        "calls_won": 2,
+        "caught": 0,
+        "halvings": 0,
+        "eliminations": 1,
+        "average_hand": 6.0,
+    }
+    assert by_name["Bikash"]["jhyap"] == {
+        "games_played": 2,
+        "rounds_played": 3,
+        "calls": 1,
+        "calls_won": 0,
+        "caught": 1,
+        "halvings": 0,
+        "eliminations": 2,
+        "average_hand": 9.33,
+    }
+    assert by_name["Chandra"]["jhyap"]["average_hand"] == 11.33
+    assert by_name["Asha"]["twenty-two"] == {
+        "games_played": 1,
+        "rounds_played": 2,
+        "tricks_taken": 2,
+        "points_taken": 22,
+        "eliminations": 1,
+    }
+    assert "jhyap" not in by_name["Dev"] and "twenty-two" not in by_name["Chandra"]
+    games = friends.get()["games"]
+    assert [game["status"] for game in games] == ["finished"] * 3
+    assert games[0]["winners"] == [by_name["Dev"]["player"]]
+
+
+def test_standings_follow_undos_corrections_and_deleted_games(client, friends):
+    games = play_the_evening(friends)
+    third, second = games["third"], games["second"]
+    etag = client.get(friends.url).headers["ETag"]
+    undone = client.delete(f"/api/v1/games/{third['id']}/rounds/2", headers=friends.auth)
+    assert undone.status_code == 204
+    assert client.get(friends.url, headers={"If-None-Match": etag}).status_code == 200
+    by_name = {row["name"]: row for row in friends.standings()}
+    assert (by_name["Dev"]["games_won"], by_name["Asha"]["twenty-two"]["points_taken"]) == (0, 11)
+    assert friends.get()["games"][0]["status"] == "in_progress"
+
+    # Round 1 of the second game again: Chandra held 12, not 9.
+    corrected = client.put(
+        f"/api/v1/games/{second['id']}/rounds/1",
+        json=hands(second, 1, 2, 3, 12),
+        headers=friends.auth,
+    )
+    assert corrected.status_code == 200, corrected.json
+    chandra = {row["name"]: row for row in friends.standings()}["Chandra"]["jhyap"]
+    assert chandra["average_hand"] == 12.33  # (25 + 12 + 0) / 3
+
+    assert client.delete(f"/api/v1/games/{second['id']}", headers=friends.auth).status_code == 204
+    by_name = {row["name"]: row for row in friends.standings()}
+    assert by_name["Chandra"]["games_played"] == 1 and by_name["Chandra"]["games_won"] == 0
+
+
+def test_a_rematch_keeps_players_seats_options_and_table_and_moves_the_deal_on(client, friends):
+    games = play_the_evening(friends)
+    first, second = games["first"], games["second"]
+    assert second["table"] == first["table"] == friends.table["id"]
+    assert [p["roster_id"] for p in second["players"]] == [p["roster_id"] for p in first["players"]]
+    assert [p["name"] for p in second["players"]] == ["Asha", "Bikash", "Chandra"]
+    assert second["options"] == first["options"]
+    # The first game's first dealer was Asha (seat 0): Bikash deals round 1 of the rematch.
+    assert second["next_round"]["dealer"] == second["players"][1]["id"]
+    assert "token" in second
+
+
+def test_a_loose_game_is_rematched_loose_with_its_own_token(client, table):
+    table.create(dealer=2)
+    response = client.post(f"{table.url}/rematch", headers=table.auth)
+    assert response.status_code == 201, response.json
+    assert response.headers["Location"] == f"/api/v1/games/{response.json['id']}"
+    rematch = response.json
+    assert rematch["table"] is None
+    assert rematch["next_round"]["dealer"] == rematch["players"][0]["id"]  # after seat 2
+    assert client.post(f"{table.url}/rematch").status_code == 401
+
+
+def test_creations_sent_again_with_their_key_are_answered_as_the_first_time(client, friends):
+    key = {"Idempotency-Key": "table-1"}
+    body = {"name": "Crew", "players": ["Asha", "Bikash"]}
+    first = client.post(TABLES, json=body, headers=key)
+    again = client.post(TABLES, json=body, headers=key)
+    assert again.status_code == 201 and again.json == first.json
+    other = client.post(TABLES, json={**body, "name": "Other"}, headers=key)
+    assert other.status_code == 422
+
+    friends.table, friends.token = first.json, first.json["token"]
+    ids = [p["id"] for p in first.json["players"]]
+    headers = {**friends.auth, **key}
+    created = client.post(
+        f"{friends.url}/games", json={"ruleset": "jhyap", "players": ids}, headers=headers
+    )
+    replayed = client.post(
+        f"{friends.url}/games", json={"ruleset": "jhyap", "players": ids}, headers=headers
+    )
+    assert replayed.json == created.json
+    rematch = client.post(f"/api/v1/games/{created.json['id']}/rematch", headers=headers)
+    assert (
+        client.post(f"/api/v1/games/{created.json['id']}/rematch", headers=headers).json
+        == rematch.json
+    )
+    assert len(friends.get()["games"]) == 2
+
+
+def test_a_table_exports_and_imports_to_the_same_standings(client, friends):
+    play_the_evening(friends)
+    exported = client.get(f"{friends.url}/export")
+    assert exported.status_code == 200
+    document = exported.json
+    assert document["format"] == "scorekeeper.table" and len(document["games"]) == 3
+    imported = client.post(f"{TABLES}/import", json=document)
+    assert imported.status_code == 201, imported.json
+    assert imported.json["id"] != friends.table["id"] and "token" in imported.json
+    assert imported.json["players"] != friends.get()["players"]  # new roster ids
+    original = friends.get()
+    for key in ("name", "games_played", "games_won", "jhyap", "twenty-two"):
+        assert [row.get(key) for row in imported.json["standings"]] == [
+            row.get(key) for row in original["standings"]
+        ]
+
+
+def test_a_damaged_table_export_is_refused_and_creates_nothing(app, client, friends):
+    play_the_evening(friends)
+    document = client.get(f"{friends.url}/export").json
+    document["games"][2]["rounds"][1]["round"]["results"][0]["points"] += 1
+    with counted_statements(app) as importing:
+        response = client.post(f"{TABLES}/import", json=document)
+    assert response.status_code == 422
+    assert response.json["error"]["message"].startswith("Game 3 of the export")
+    assert not [s for s, _ in importing if s.split(None, 1)[0].upper() == "INSERT"]
+
+
+def test_deleting_a_table_deletes_its_games(client, friends):
+    games = play_the_evening(friends)
+    assert client.delete(friends.url).status_code == 401
+    assert client.delete(friends.url, headers=friends.auth).status_code == 204
+    assert client.get(friends.url).status_code == 404
+    assert client.get(f"/api/v1/games/{games['first']['id']}").status_code == 404
+
+
+def test_reading_a_table_takes_the_same_statements_however_many_games(app, client, friends):
+    friends.create(players=("Asha", "Bikash"))
+    ids = [friends.roster_id("Asha"), friends.roster_id("Bikash")]
+
+    def statements() -> list[str]:
+        with counted_statements(app) as read:
+            friends.get()
+        return [statement.split(None, 1)[0].upper() for statement, _ in read]
+
+    game = friends.new_game(ids, options=SHORT_JHYAP)
+    friends.play(game, hands(game, 0, 1, 9))
+    few = statements()
+    for _ in range(6):
+        game = friends.new_game(ids, options=SHORT_JHYAP)
+        for _ in range(3):
+            friends.play(game, hands(game, 0, 1, 2))
+    assert statements() == few
