@@ -106,7 +106,7 @@ def test_a_table_of_five_plays_an_evening(page, server):
     jhyap_round(page, "Chandra", [8, 6, 7, 5, 9])
     someone_leaves(page, "Bikash")  # Bikash goes home
     expect(player_row(page, "Bikash").locator(".distance")).to_have_text("left the game")
-    expect(player_row(page, "Bikash")).to_have_class("player out")
+    expect(player_row(page, "Bikash")).to_have_class("player left")
     next_round_is(page, 3)
     jhyap_round(page, "Dev", [2, 10, 20, 3])  # Asha catches Dev (42, out); Chandra's 20 halved
     assert scores(page) == {"Asha": "10", "Esha": "16", "Bikash": "7", "Chandra": "10", "Dev": "42"}

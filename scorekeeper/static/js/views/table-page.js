@@ -124,22 +124,25 @@ function figures(row) {
       "span",
       { class: "figures", "data-ruleset": part.ruleset },
       h("span", { class: "figures-title" }, rulesetTitle(part.ruleset)),
-      part.figures.map((figure) => {
-        const vars = Object.fromEntries(
-          Object.entries(figure.vars).map(([key, value]) => [key, number.format(value)]),
-        );
-        return h(
-          "span",
-          {
-            class: "figure",
-            "data-figure": `${part.ruleset}.${figure.name}`,
-            "data-value": String(figure.vars.n),
-            "data-won": figure.vars.won === undefined ? null : String(figure.vars.won),
-          },
-          t(figure.key, vars),
-        );
-      }),
+      part.figures.map((figure) => [" ", figureItem(figure, part.ruleset, number)]),
     ),
+  );
+}
+
+// One figure, its words kept together; its value in data attributes as the service gave it.
+function figureItem(figure, ruleset, number) {
+  const vars = Object.fromEntries(
+    Object.entries(figure.vars).map(([key, value]) => [key, number.format(value)]),
+  );
+  return h(
+    "span",
+    {
+      class: "figure",
+      "data-figure": `${ruleset}.${figure.name}`,
+      "data-value": String(figure.vars.n),
+      "data-won": figure.vars.won === undefined ? null : String(figure.vars.won),
+    },
+    t(figure.key, vars),
   );
 }
 
