@@ -429,3 +429,58 @@ def test_play_again_through_a_flaky_network(page, server, console):
     new = play_again(page, game)
     expect(page.get_by_test_id("next-round")).to_contain_text("Noor deals.")
     assert new != game
+
+
+def test_a_game_another_phone_started_at_the_table_is_played_with_the_tables_key(page, server):
+    table_id = create_table(page, "Friday crew", ["Asha", "Bikash", "Chandra"])
+    # Another phone with the table's key starts a game at it (straight to the API).
+    status = page.evaluate(
+        """async id => {
+            const table = JSON.parse(localStorage.getItem('scorekeeper.tables.v1'))
+                .find(t => t.id === id);
+            const response = await fetch('/api/v1/tables/' + id + '/games', {
+                method: 'POST',
+                body: JSON.stringify({ruleset: 'jhyap', players: ['Asha', 'Bikash', 'Chandra']}),
+                headers: {
+                    'Content-Type': 'application/json', Authorization: 'Bearer ' + table.token,
+                },
+            });
+            return response.status;
+        }""",
+        table_id,
+    )
+    assert status == 201
+    page.reload()
+    page.wait_for_selector("body.ready")
+    page.get_by_test_id("table-game").click()
+    expect(page.get_by_test_id("record-round")).to_be_visible()  # the table's key writes to it
+    expect(page.locator(".watching")).to_have_count(0)
+    jhyap_round(page, "Asha", [0, 10, 20])
+    assert scores(page) == {"Asha": "0", "Bikash": "10", "Chandra": "20"}
+    page.get_by_test_id("someone-joins").click()
+    expect(page.get_by_test_id("join-chip")).to_have_count(0)  # the whole roster is seated
+    page.fill("#join-name", "Dev")
+    page.get_by_test_id("seat-submit").click()
+    next_round_is(page, 3)
+    # Dev joined the table's roster too; the home page lists the game under its table only.
+    page.get_by_test_id("game-table").click()
+    expect(page.locator(".subtitle")).to_have_text("Players: Asha, Bikash, Chandra, Dev")
+    expect(page.get_by_test_id("standing")).to_have_count(3)  # Dev has played no round yet
+    page.locator("#home-link").click()
+    expect(page.locator(".game-link")).to_have_count(1)
+
+
+def test_a_table_page_that_could_not_load_is_tried_again(page, server, console):
+    console.allow(REFUSED)
+    create_table(page, "Friday crew", ["Asha", "Bikash"])
+    table_url = page.url
+    page.locator("#home-link").click()
+    server.stop()
+    page.get_by_test_id("table-link").click()
+    expect(page.get_by_test_id("error")).to_contain_text("No connection to the scorekeeper")
+    expect(page.locator("h1")).to_have_text("Friday crew")  # known on this phone
+    check_accessibility(page, "table page offline")
+    server.start()
+    page.get_by_test_id("retry-route").click()
+    expect(page.get_by_test_id("table-new-game")).to_be_visible()
+    assert page.url == table_url
