@@ -74,6 +74,7 @@ def test_a_table_of_five_plays_an_evening(page, server):
 
     # Game 1, Jhyap: Asha, Bikash, Chandra and Dev; Esha comes late.
     game = table_game(page, "jhyap", ["Asha", "Bikash", "Chandra", "Dev"], options=SHORT_JHYAP)
+    expect(page.locator(".subtitle")).to_have_text("Jhyap · Friday crew")
     expect(page.get_by_test_id("next-round")).to_contain_text("Asha deals.")
     jhyap_round(page, "Asha", [3, 10, 12, 20])  # Asha's call holds; Dev's 20 is halved
     assert scores(page) == {"Asha": "0", "Bikash": "10", "Chandra": "12", "Dev": "10"}

@@ -74,7 +74,7 @@ export function renderGame() {
   checkUndo(session.rounds);
   const parts = [
     heading(gameTitle(game)),
-    h("p", { class: "subtitle" }, rulesetTitle(game.ruleset)),
+    h("p", { class: "subtitle" }, rulesetTitle(game.ruleset), atTable(game)),
   ];
   if (route.view === "watch") parts.push(h("p", { class: "watching" }, t("watching")));
   else if (!canWrite()) parts.push(h("p", { class: "watching" }, t("read_only")));
@@ -89,6 +89,12 @@ export function renderGame() {
     parts.push(tableView(game, canWrite()));
   }
   replace(mainBox(), parts);
+}
+
+// " · Friday crew" for a game at one of this phone's tables.
+function atTable(game) {
+  const table = game.table && store.table(game.table);
+  return table ? ` · ${table.name}` : null;
 }
 
 // Escape on a game page: a pending undo on History, or the round entry. True when handled.
