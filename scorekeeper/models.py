@@ -134,12 +134,6 @@ class Player(db.Model):  # type: ignore[name-defined]
 
     game: Mapped[Game] = relationship(back_populates="players")
 
-    def keep_figures(self, won: bool, eliminated: bool, tallies: dict[str, int]) -> None:
-        """Mirror the player's figures in the game's running state."""
-        self.won, self.eliminated = won, eliminated
-        for name, value in tallies.items():
-            setattr(self, name, value)
-
 
 class Round(db.Model):  # type: ignore[name-defined]
     """One recorded round: its entry as accepted (source of truth), result and state after it."""

@@ -86,9 +86,7 @@ def upgrade():
                 sa.Column(flag, sa.Boolean(), nullable=False, server_default=sa.false())
             )
         for figure in FIGURES:
-            batch_op.add_column(
-                sa.Column(figure, sa.Integer(), nullable=False, server_default="0")
-            )
+            batch_op.add_column(sa.Column(figure, sa.Integer(), nullable=False, server_default="0"))
         batch_op.create_index("ix_players_game_id_seat", ["game_id", "seat"])
         batch_op.create_index("ix_players_roster_id", ["roster_id"])
         batch_op.create_foreign_key(

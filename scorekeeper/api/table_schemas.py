@@ -16,7 +16,7 @@ from marshmallow import (
 
 from ..domain.games import GameSetup
 from ..domain.table_history import ExportedTable
-from ..domain.tables import TableChange, TableGameSetup, TableSetup
+from ..domain.tables import ROSTER_LIMIT, TableChange, TableGameSetup, TableSetup
 from ..errors import Invalid
 from ..names import first_clash
 from ..rules import RULESETS
@@ -30,7 +30,6 @@ from .schemas import (
 )
 
 TABLE_NAME_LENGTH = 80
-ROSTER_LIMIT = 50
 NAME_FIELD = Name(min_length=1, max_length=NAME_LENGTH)
 
 

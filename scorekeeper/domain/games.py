@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ..extensions import db
 from ..models import Game, Player, Table, utcnow
@@ -96,18 +96,26 @@ def state_of(game: Game, stored: Mapping[str, Any]) -> tuple[Ruleset, GameState]
 
 
 def keep_figures(game: Game, rules: Ruleset, state: GameState) -> None:
-    """Mirror the state on the game's player rows: seats, and at a table, the figures too."""
+    """Mirror the state on the game's player rows: seats, and at a table, the figures too.
+
+    The figures of every player go in one statement, whichever of them changed.
+    """
     by_id = {player.id: player for player in game.players}
-    winners = set(state.winners) if state.finished else set()
     for seat, seated in enumerate(rules.players):
-        player = by_id[seated.id]
-        player.seat = seat
-        if game.table_id is not None:
-            player.keep_figures(
-                won=seat in winners,
-                eliminated=state.eliminated_in_round[seat] is not None,
-                tallies=rules.tallies_of(state, seat),
-            )
+        by_id[seated.id].seat = seat
+    if game.table_id is None:
+        return
+    winners = set(state.winners) if state.finished else set()
+    figures = [
+        {
+            "id": seated.id,
+            "won": seat in winners,
+            "eliminated": state.eliminated_in_round[seat] is not None,
+            **rules.tallies_of(state, seat),
+        }
+        for seat, seated in enumerate(rules.players)
+    ]
+    db.session.execute(update(Player), figures)
 
 
 def read_game(game_id: str) -> BoundGame:

@@ -9,14 +9,13 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Game, RosterPlayer, Table, utcnow
+from ..models import Game, utcnow
 from ..rules.words import in_context
-from ..security import hash_token, new_game_id, new_token
 from ..serializers import table_body, timestamp
 from .errors import InvalidImport
 from .history import ExportedGame, ReplayedGame, add_replayed, game_export, replay_export
 from .storage import find_table, reading_one_snapshot, writing
-from .tables import read_table
+from .tables import TableSetup, add_table, read_table
 
 EXPORT_FORMAT = "scorekeeper.table"
 EXPORT_VERSION = 1
@@ -68,20 +67,8 @@ def import_table(exported: ExportedTable) -> dict[str, Any]:
             raise InvalidImport(
                 in_context(f"Game {number} of the export cannot be imported", error.message)
             ) from None
-    token = new_token()
-    now = utcnow()
     with writing():
-        table = Table(
-            id=new_game_id(),
-            name=exported.name,
-            token_hash=hash_token(token),
-            version=1,
-            created_at=now,
-            updated_at=now,
-            roster=[RosterPlayer(name=name) for _, name in exported.roster],
-        )
-        db.session.add(table)
-        db.session.flush()
+        table, token = add_table(TableSetup(exported.name, [name for _, name in exported.roster]))
         new_ids: dict[int | None, int] = {
             old_id: player.id
             for (old_id, _), player in zip(exported.roster, table.roster, strict=True)

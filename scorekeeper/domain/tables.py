@@ -19,6 +19,9 @@ from .replays import create_once
 from .standings import standings
 from .storage import find_table, reading_one_snapshot, touch_table, writing
 
+ROSTER_LIMIT = 50
+"""The most players a table's roster holds."""
+
 
 @dataclass(frozen=True)
 class TableSetup:
@@ -51,22 +54,28 @@ def create_table(
     """Create a table; its body with the token (shown to its creator only), and if a replay."""
 
     def create() -> dict[str, Any]:
-        token = new_token()
-        now = utcnow()
-        table = Table(
-            id=new_game_id(),
-            name=setup.name,
-            token_hash=hash_token(token),
-            version=1,
-            created_at=now,
-            updated_at=now,
-            roster=[RosterPlayer(name=name) for name in setup.players],
-        )
-        db.session.add(table)
-        db.session.flush()
+        table, token = add_table(setup)
         return {**table_body(table, [], []), "token": token}
 
     return create_once("tables", idempotency_key, fingerprint, create)
+
+
+def add_table(setup: TableSetup) -> tuple[Table, str]:
+    """Add a new table to the unit of work (flushed, so its roster has ids), with its token."""
+    token = new_token()
+    now = utcnow()
+    table = Table(
+        id=new_game_id(),
+        name=setup.name,
+        token_hash=hash_token(token),
+        version=1,
+        created_at=now,
+        updated_at=now,
+        roster=[RosterPlayer(name=name) for name in setup.players],
+    )
+    db.session.add(table)
+    db.session.flush()
+    return table, token
 
 
 def table_version(table_id: str) -> int:
@@ -128,6 +137,7 @@ def change_table(table_id: str, token: str, change: TableChange) -> dict[str, An
             for player_id, name in names.items():
                 by_id[player_id].name = name
             table.roster.extend(RosterPlayer(name=name) for name in change.new_players)
+            _check_roster_size(table)
             table.touch()
     return read_table(table_id)[0]
 
@@ -189,8 +199,18 @@ def seat_roster(table: Table, seats: Sequence[int | str]) -> list[RosterPlayer]:
                 {"players": {str(index): ["Seated twice."]}},
             )
         seated.append(player)
+    _check_roster_size(table)
     db.session.flush()  # new roster players get their ids
     return seated
+
+
+def _check_roster_size(table: Table) -> None:
+    """An ``InvalidSeating`` if the roster has grown past its limit."""
+    if len(table.roster) > ROSTER_LIMIT:
+        raise InvalidSeating(
+            f"A table's roster holds at most {ROSTER_LIMIT} players; this one is full.",
+            {"players": [f"At most {ROSTER_LIMIT} players on the roster."]},
+        )
 
 
 def rematch(

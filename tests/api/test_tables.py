@@ -385,3 +385,20 @@ def test_reading_a_table_takes_the_same_statements_however_many_games(app, clien
         for _ in range(3):
             friends.play(game, hands(game, 0, 1, 2))
     assert statements() == few
+
+
+def test_the_roster_holds_at_most_fifty_players(client, friends):
+    friends.create(players=tuple(f"P{n}" for n in range(49)))
+    grown = client.patch(friends.url, json={"add_players": ["Q1"]}, headers=friends.auth)
+    assert grown.status_code == 200
+    before = friends.get()
+    full = client.patch(friends.url, json={"add_players": ["Q2"]}, headers=friends.auth)
+    assert full.status_code == 422
+    refused = client.post(
+        f"{friends.url}/games",
+        json={"ruleset": "jhyap", "players": ["New one", before["players"][0]["id"]]},
+        headers=friends.auth,
+    )
+    assert refused.status_code == 422
+    assert "at most 50" in refused.json["error"]["message"]
+    assert friends.get() == before

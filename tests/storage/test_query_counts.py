@@ -71,3 +71,40 @@ def test_a_poll_with_the_current_etag_reads_the_version_alone(app, table):
         assert table.client.get(table.url, headers={"If-None-Match": etag}).status_code == 304
     selects = [sql for sql, _ in polling if sql.lstrip().upper().startswith("SELECT")]
     assert len(selects) == 1 and "players" not in selects[0].lower()
+
+
+def recording_at_a_table(app, client, players: list[str], rounds: int) -> list[str]:
+    """Statements to POST a round, with the table's token, to a game of ``rounds`` rounds."""
+    created = client.post("/api/v1/tables", json={"name": "Crew", "players": players}).json
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    ids = [player["id"] for player in created["players"]]
+    game = client.post(
+        f"/api/v1/tables/{created['id']}/games",
+        json={"ruleset": "jhyap", "players": ids, "options": {"elimination_limit": 10000}},
+        headers=auth,
+    ).json
+    seats = [player["id"] for player in game["players"]]
+
+    def entry(number: int) -> dict:
+        hands = [
+            {"player": p, "total": 0 if i == 0 else 3 + number % 5} for i, p in enumerate(seats)
+        ]
+        return {"caller": seats[0], "hands": hands}
+
+    url = f"/api/v1/games/{game['id']}/rounds"
+    for number in range(rounds):
+        assert client.post(url, json=entry(number), headers=auth).status_code == 201
+    with counted_statements(app) as recording:
+        assert client.post(url, json=entry(rounds), headers=auth).status_code == 201
+    return verbs(recording)
+
+
+def test_recording_at_a_table_adds_the_figures_and_the_table_version_and_nothing_more(app, client):
+    small = recording_at_a_table(app, client, ["Asha", "Bikash"], 1)
+    large = recording_at_a_table(app, client, ["Asha", "Bikash", "Chandra", "Dipa", "Esha"], 30)
+    assert small == large
+    on_sqlite = app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
+    begin = ["BEGIN"] if on_sqlite else []
+    # The game FOR UPDATE and the table's token; then the game and the round (flushed), its
+    # players' figures (one statement for all of them) and the table's version.
+    assert small == [*begin, "SELECT", "SELECT", "UPDATE", "INSERT", "UPDATE", "UPDATE"]

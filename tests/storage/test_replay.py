@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -10,11 +11,18 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from scorekeeper.domain import games
+from scorekeeper.domain.errors import NotARound
 from scorekeeper.domain.rounds import _state_before, correct_round, record_round
+from scorekeeper.domain.seats import (
+    SeatChange,
+    change_seats,
+    is_seat_change,
+    replay_seat_change,
+)
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
 from scorekeeper.rules import RoundConflict, RuleError
-from scorekeeper.serializers import round_json
+from scorekeeper.serializers import round_json, seat_change_json
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Firoz"]
 ALL_CARDS = [
@@ -26,7 +34,7 @@ ALL_CARDS = [
 
 def random_entry(table: games.BoundGame, rng: random.Random) -> dict[str, Any]:
     """A valid entry for the next round of ``table``."""
-    active = [table.game.players[seat].id for seat in table.state.active_seats()]
+    active = [table.rules.players[seat].id for seat in table.state.active_seats()]
     if table.rules.name == "jhyap":
         caller = rng.choice(active)
         limit = table.rules.options["call_limit"]
@@ -53,11 +61,31 @@ def assert_stored_results_replay(game_id: str) -> None:
     ).all()
     for expected_number, round_ in enumerate(rounds, start=1):
         assert round_.number == expected_number
-        outcome = rules.play(state, rules.parse_entry(round_.entry))
-        assert round_json(outcome.result) == round_.result
-        assert outcome.state.to_dict() == round_.state_after
-        state = outcome.state
+        if is_seat_change(round_.result):
+            moved = replay_seat_change(table.game, rules, state, round_.result)
+            rules, state, result = moved.rules, moved.state, seat_change_json(moved.result)
+        else:
+            outcome = rules.play(state, rules.parse_entry(round_.entry))
+            state, result = outcome.state, round_json(outcome.result)
+        assert result == round_.result
+        assert state.to_dict() == round_.state_after
     assert state.to_dict() == table.game.state
+    assert [player.id for player in sorted(table.game.players, key=seat_of)] == list(state.seating)
+
+
+def seat_of(player: Any) -> int:
+    """A player row's seat, to sort by."""
+    return player.seat
+
+
+def random_seat_change(table: games.BoundGame, rng: random.Random) -> SeatChange:
+    """Someone new joins after a random player, or a random player still in leaves."""
+    if rng.random() < 0.5:
+        names = {player.name for player in table.game.players}
+        name = next(f"Guest {n}" for n in range(1, 100) if f"Guest {n}" not in names)
+        return SeatChange(join_name=name, after=rng.choice(table.rules.players).id)
+    active = [table.rules.players[seat].id for seat in table.state.active_seats()]
+    return SeatChange(leave=rng.choice(active))
 
 
 @settings(
@@ -90,18 +118,21 @@ def test_stored_results_equal_a_replay_of_the_entries(
             table = games.read_game(game_id)
             if table.state.finished:
                 break
-            record_round(game_id, token, ruleset, random_entry(table, rng))
+            if rng.random() < 0.2:
+                with contextlib.suppress(RuleError):  # a join beyond the player limit
+                    change_seats(game_id, token, random_seat_change(table, rng), {})
+            else:
+                record_round(game_id, token, ruleset, random_entry(table, rng))
             db.session.remove()
         for _ in range(corrections):
             table = games.read_game(game_id)
-            played = table.state.rounds_played
-            number = rng.randint(1, played)
+            number = rng.randint(1, table.state.last_number)
             table.rules, table.state = _state_before(table, number)
             entry = random_entry(table, rng)
             db.session.remove()
             try:
                 correct_round(game_id, token, number, ruleset, entry)
-            except (RoundConflict, RuleError):
+            except (RoundConflict, RuleError, NotARound):
                 db.session.remove()  # a correction a later round no longer fits changes nothing
             db.session.remove()
         assert_stored_results_replay(game_id)
