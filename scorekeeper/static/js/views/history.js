@@ -139,10 +139,11 @@ export function checkUndo(rounds) {
   const last = lastRound(rounds);
   if (last && last.number === pending.number && roundSeen(last) === pending.seen) return;
   confirmUndo = null;
-  const note =
-    last && last.number > pending.number
-      ? t("undo_cancelled_recorded", { n: last.number })
-      : t("undo_cancelled_changed", { n: pending.number });
+  let note;
+  if (pending.seat) note = t("undo_cancelled_seat", { what: pending.seat });
+  else if (last && last.number > pending.number) {
+    note = t("undo_cancelled_recorded", { n: last.number });
+  } else note = t("undo_cancelled_changed", { n: pending.number });
   message = { note };
   announce(note);
 }
