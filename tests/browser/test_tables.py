@@ -16,11 +16,14 @@ from .helpers import (
     jhyap_entry,
     next_round_is,
     open_entry,
+    other_phone_records,
+    player_ids,
     player_row,
     scores,
     standings,
     tab,
     table_game,
+    totals,
     trick_entry,
     wait_preview,
 )
@@ -485,3 +488,19 @@ def test_a_table_page_that_could_not_load_is_tried_again(page, server, console):
     page.get_by_test_id("retry-route").click()
     expect(page.get_by_test_id("table-new-game")).to_be_visible()
     assert page.url == table_url
+
+
+def test_undo_of_a_seat_change_is_cancelled_when_another_phone_records(page, server):
+    game = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0)
+    jhyap_round(page, "Asha", [2, 20, 30])
+    someone_leaves(page, "Chandra")
+    tab(page, "History")
+    page.get_by_test_id("undo").click()
+    expect(page.get_by_test_id("undo-confirm")).to_have_text("Yes, undo: Chandra left.")
+    ids = player_ids(page, game)[:2]  # Asha and Bikash play on
+    assert other_phone_records(page, game, {"number": 3, **totals(ids, 0, 1, 9)}) == 201
+    expect(page.get_by_test_id("undo-note")).to_have_text(
+        "The game changed meanwhile (perhaps on another phone); undo cancelled: Chandra left.",
+        timeout=10_000,
+    )
+    expect(page.get_by_test_id("undo")).to_have_text("Undo round 3")
