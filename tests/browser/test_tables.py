@@ -504,3 +504,31 @@ def test_undo_of_a_seat_change_is_cancelled_when_another_phone_records(page, ser
         timeout=10_000,
     )
     expect(page.get_by_test_id("undo")).to_have_text("Undo round 3")
+
+
+def test_moving_to_a_table_goes_on_from_where_the_network_failed(page, server, console):
+    console.allow(r"Failed to load resource: net::ERR_FAILED")
+    create_game(page, "jhyap", ["Mia", "Noor"], dealer=0, options=SHORT_JHYAP)
+    jhyap_round(page, "Mia", [0, 31])
+    # The table is made; the game at it gets no answer (the connection drops once).
+    dropped = []
+
+    def drop_once(route):
+        if dropped:
+            route.continue_()
+        else:
+            dropped.append(route.request.url)
+            route.abort()
+
+    page.route("**/api/v1/tables/*/games", drop_once)
+    page.fill("#again-table-name", "Sunday crew")
+    page.get_by_test_id("start-table").click()
+    expect(page.get_by_test_id("again-error")).to_contain_text("No connection to the scorekeeper")
+    expect(page.locator("#again-table-name")).to_have_value("Sunday crew")
+    page.get_by_test_id("start-table").click()  # on from there: the same table, not a second
+    expect(page.get_by_test_id("next-round")).to_contain_text("Noor deals.")
+    assert len(dropped) == 1
+    tables = page.evaluate("JSON.parse(localStorage.getItem('scorekeeper.tables.v1'))")
+    assert [t["name"] for t in tables] == ["Sunday crew"]
+    page.get_by_test_id("game-table").click()
+    expect(page.get_by_test_id("table-game")).to_have_count(1)

@@ -107,6 +107,8 @@ function showError(where, error) {
     const box = document.getElementById(`again-error-${other}`);
     if (box) replace(box, other === where ? errorBox(error, "again-error") : null);
   }
+  // The table is made already: its name stays as it was made.
+  if (again.table) document.getElementById("again-table-name")?.setAttribute("disabled", "");
   document.getElementById(`again-error-${where}`)?.scrollIntoView({ block: "nearest" });
 }
 
