@@ -188,3 +188,62 @@ def totals(ids: Iterable[int], caller: int, *values: int) -> dict[str, Any]:
         "caller": ids[caller],
         "hands": [{"player": p, "total": v} for p, v in zip(ids, values, strict=True)],
     }
+
+
+def create_table(page: Any, name: str, players: Iterable[str]) -> str:
+    """Create a table from the home page (name and roster); return its id."""
+    page.goto(page.url.split("#")[0] + "#/")
+    page.get_by_test_id("new-table").click()
+    page.fill("#table-name", name)
+    for seat, player in enumerate(players):
+        if page.locator(f"#roster-{seat}").count() == 0:
+            page.get_by_role("button", name="Add a player").click()
+        page.fill(f"#roster-{seat}", player)
+    page.get_by_test_id("create-table").click()
+    expect(page.get_by_test_id("table-new-game")).to_be_visible()
+    return page.url.split("#/tables/")[1].split("/")[0]
+
+
+def table_game(
+    page: Any,
+    ruleset: str,
+    chips: Iterable[str],
+    *,
+    dealer: int | None = 0,
+    options: Mapping[str, str] | None = None,
+) -> str:
+    """On a table's page: New game, its roster's chips tapped in seating order; return the id."""
+    page.get_by_test_id("table-new-game").click()
+    page.locator(f"input[name=ruleset][value={ruleset}]").check()
+    for name in chips:
+        page.get_by_test_id("roster-chip").filter(has_text=name).click()
+    if dealer is not None:
+        page.select_option("#dealer", str(dealer))
+    if options:
+        page.locator("details.options summary").click()
+        for option, value in options.items():
+            page.fill(f"#opt-{option}", value)
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+    return page.url.split("#/game/")[1].split("/")[0]
+
+
+def standings(page: Any) -> dict[str, dict[str, str]]:
+    """The table page's standings as shown: each player's place, games won and played, and every
+    ruleset figure (by ``ruleset.figure``, its value; ``jhyap.calls_won`` as "won/calls")."""
+    rows = page.get_by_test_id("standing")
+    rows.first.wait_for()
+    found = {}
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        figures = {
+            "place": row.locator(".place").inner_text(),
+            "games_won": row.locator("[data-figure=games_won]").inner_text(),
+            "games_played": row.locator("[data-figure=games_played]").inner_text(),
+        }
+        for figure in row.locator(".figure").all():
+            value = figure.get_attribute("data-value")
+            won = figure.get_attribute("data-won")
+            figures[figure.get_attribute("data-figure")] = f"{won}/{value}" if won else value
+        found[row.get_attribute("data-player")] = figures
+    return found

@@ -77,4 +77,28 @@ export const api = {
     ),
   undoRound: (id, token, number) =>
     request("DELETE", `/games/${encodeURIComponent(id)}/rounds/${number}`, { token }),
+  // A join or a leave between rounds; dry run: the would-be game.
+  seatChange: (id, token, body, key, dryRun = false) =>
+    request("POST", `/games/${encodeURIComponent(id)}/seats${dryRun ? "?dry_run=true" : ""}`, {
+      body,
+      token,
+      headers: key ? { "Idempotency-Key": key } : {},
+    }).then((r) => r.data),
+  rematch: (id, token, key) =>
+    request("POST", `/games/${encodeURIComponent(id)}/rematch`, {
+      token,
+      headers: { "Idempotency-Key": key },
+    }).then((r) => r.data),
+  createTable: (body, key) =>
+    request("POST", "/tables", { body, headers: { "Idempotency-Key": key } }).then((r) => r.data),
+  table: (id, etag) =>
+    request("GET", `/tables/${encodeURIComponent(id)}`, {
+      headers: etag ? { "If-None-Match": etag } : {},
+    }),
+  createTableGame: (id, token, body, key) =>
+    request("POST", `/tables/${encodeURIComponent(id)}/games`, {
+      body,
+      token,
+      headers: { "Idempotency-Key": key },
+    }).then((r) => r.data),
 };

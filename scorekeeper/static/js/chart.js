@@ -13,14 +13,20 @@ function niceStep(max) {
   return 10 * power;
 }
 
+// rounds: the game's history; a player who joined starts where they joined, with their score then.
 export function chart(game, rounds, t) {
   const limit = game.options.elimination_limit;
-  const series = new Map(game.players.map((p) => [p.id, [{ x: 0, y: 0 }]]));
+  const joins = new Map();
+  for (const item of rounds) {
+    const join = item.seat_change && item.seat_change.join;
+    if (join) joins.set(join.player, { x: item.number, y: join.score });
+  }
+  const series = new Map(game.players.map((p) => [p.id, [joins.get(p.id) || { x: 0, y: 0 }]]));
   const halvings = [];
   const outs = [];
   let top = limit;
   for (const round of rounds) {
-    for (const result of round.results) {
+    for (const result of round.results || []) {
       series.get(result.player).push({ x: round.number, y: result.score_after });
       top = Math.max(top, result.score_after, result.score_before + result.points);
       if (result.halved)
@@ -34,7 +40,7 @@ export function chart(game, rounds, t) {
         outs.push({ player: result.player, x: round.number, y: result.score_after });
     }
   }
-  const xMax = Math.max(1, rounds.length);
+  const xMax = Math.max(1, ...rounds.map((round) => round.number));
   const yMax = top * 1.08;
   const x = (value) => PAD.left + (value / xMax) * (W - PAD.left - PAD.right);
   const y = (value) => H - PAD.bottom - (value / yMax) * (H - PAD.top - PAD.bottom);

@@ -47,8 +47,13 @@ export function playerName(game, id) {
   return player ? player.name : "?";
 }
 
+// Players who still play: not eliminated, and not gone home.
 export function activePlayers(game) {
-  return game.players.filter((p) => !p.eliminated);
+  return game.players.filter((p) => !p.eliminated && !p.left);
+}
+
+export function tableUrl(id, tab = "") {
+  return `#/tables/${encodeURIComponent(id)}${tab ? "/" + tab : ""}`;
 }
 
 // An option's value as the page shows it: lists joined (— when empty), choices in words.

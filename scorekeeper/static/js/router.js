@@ -1,11 +1,12 @@
-// The router: shows the page the location's hash names (home, new game, a game), and a way to
-// try again when it could not be loaded.
+// The router: shows the page the location's hash names (home, a new game or table, a table, a
+// game), and a way to try again when it could not be loaded.
 
 import { h, replace } from "./dom.js";
 import { gameTitle, gameUrl, watchUrl } from "./format.js";
 import { t } from "./i18n.js";
 import { renderOutbox } from "./banner.js";
 import { session } from "./state/game-session.js";
+import { store } from "./store.js";
 import { currentRoute, isEntryTab, onShowAgain, parseRoute, setRoute } from "./state/route.js";
 import { errorBox, focusTitle, heading, mainBox } from "./ui.js";
 import { closeEntry } from "./views/entry.js";
@@ -13,6 +14,8 @@ import { renderGameRoute } from "./views/game.js";
 import { resetHistory } from "./views/history.js";
 import { renderHome } from "./views/home.js";
 import { renderNew } from "./views/new-game.js";
+import { renderNewTable } from "./views/new-table.js";
+import { renderTableRoute, stopTablePolling } from "./views/table-page.js";
 
 // The last route could not be loaded (offline, say): it is tried again when the connection is back.
 let routeFailed = false;
@@ -23,7 +26,9 @@ export async function route() {
   const previous = currentRoute();
   const next = parseRoute(location.hash);
   setRoute(next);
-  const sameGame = previous && next.id && previous.id === next.id;
+  const games = (r) => r.view === "game" || r.view === "watch";
+  const sameGame = previous && next.id && previous.id === next.id && games(previous) && games(next);
+  stopTablePolling();
   if (!sameGame) session.reset();
   resetHistory();
   // Tried again (Retry, or the connection is back) after this view failed to load.
@@ -35,7 +40,9 @@ export async function route() {
   }
   try {
     if (next.view === "home") renderHome();
-    else if (next.view === "new") await renderNew();
+    else if (next.view === "new") await renderNew(next.table || null);
+    else if (next.view === "new-table") renderNewTable();
+    else if (next.view === "table") await renderTableRoute();
     // The same game, but its last load stopped half way (the game came, its rounds did not):
     // load it all again, and poll from then on.
     else await renderGameRoute(!sameGame || !session.rounds || !session.polling);
@@ -60,6 +67,7 @@ function routeError(error) {
   let title = t("app_name");
   if (current.tab === "edit") title = t("edit_round_n", { n: current.number });
   else if (known) title = gameTitle(game);
+  else if (current.view === "table") title = (store.table(current.id) || {}).name || title;
   let back = null;
   if (known && current.tab !== "table") {
     const href =

@@ -1,6 +1,8 @@
-// What this phone keeps: its games (with their tokens), rounds waiting to be sent, the language.
+// What this phone keeps: its tables and games (with their tokens), rounds waiting to be sent, the
+// language.
 
 const GAMES = "scorekeeper.games.v1";
+const TABLES = "scorekeeper.tables.v1";
 const PENDING = "scorekeeper.pending.v1";
 const LANG = "scorekeeper.lang";
 
@@ -37,6 +39,7 @@ export const store = {
       players: game.players.map((player) => player.name),
       status: game.status,
       updated: game.updated_at,
+      table: game.table || null,
       ...(imported ? { imported } : {}),
     });
     write(GAMES, games);
@@ -57,9 +60,48 @@ export const store = {
       this.games().filter((game) => game.id !== id),
     );
   },
+  // A game's own token, or its table's (which also writes to every game at the table).
   token(id) {
     const game = this.game(id);
-    return (game && game.token) || null;
+    if (!game) return null;
+    return game.token || (game.table && this.tableToken(game.table)) || null;
+  },
+  tables() {
+    return read(TABLES, []);
+  },
+  table(id) {
+    return this.tables().find((table) => table.id === id) || null;
+  },
+  saveTable(table, token) {
+    const old = this.table(table.id);
+    const tables = this.tables().filter((item) => item.id !== table.id);
+    tables.unshift({
+      id: table.id,
+      token: token || (old && old.token) || null,
+      name: table.name,
+      players: table.players.map((player) => player.name),
+      updated: table.updated_at,
+    });
+    write(TABLES, tables);
+  },
+  updateTable(table) {
+    const tables = this.tables();
+    const item = tables.find((entry) => entry.id === table.id);
+    if (!item) return;
+    item.name = table.name;
+    item.players = table.players.map((player) => player.name);
+    item.updated = table.updated_at;
+    write(TABLES, tables);
+  },
+  forgetTable(id) {
+    write(
+      TABLES,
+      this.tables().filter((table) => table.id !== id),
+    );
+  },
+  tableToken(id) {
+    const table = this.table(id);
+    return (table && table.token) || null;
   },
   pendingAll() {
     return read(PENDING, {});
@@ -82,8 +124,9 @@ export const store = {
 };
 
 // An Idempotency-Key: 128 random bits as hex (crypto.getRandomValues works on plain http too).
-export function newKey() {
+// prefix: what the key is for ("round", "seat", "game", "table").
+export function newKey(prefix = "round") {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  return "round-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return prefix + "-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

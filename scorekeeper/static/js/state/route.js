@@ -3,10 +3,16 @@
 let current = null;
 let handler = null;
 
-// "#/game/<id>/history" and the like, as {view, id, tab, number}.
+// "#/game/<id>/history" and the like, as {view, id, tab, number}. A table: {view: "table", id}, and
+// its new game {view: "new", table: id}; a new table {view: "new-table"}.
 export function parseRoute(hash) {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "new") return { view: "new" };
+  if (parts[0] === "new-table") return { view: "new-table" };
+  if (parts[0] === "tables" && parts[1]) {
+    if (parts[2] === "new") return { view: "new", table: parts[1] };
+    return { view: "table", id: parts[1] };
+  }
   if (parts[0] === "game" && parts[1]) {
     if (parts[2] === "edit" && parts[3]) {
       return { view: "game", id: parts[1], tab: "edit", number: Number(parts[3]) };
@@ -40,4 +46,9 @@ export function go(hash) {
 
 export function isEntryTab(route) {
   return Boolean(route) && (route.tab === "round" || route.tab === "edit");
+}
+
+// "Someone joins" and "Someone leaves": forms of their own on a game's page.
+export function isSeatTab(route) {
+  return Boolean(route) && route.view === "game" && (route.tab === "join" || route.tab === "leave");
 }

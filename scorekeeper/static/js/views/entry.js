@@ -11,6 +11,7 @@ import { canEnterAgain, renderOutbox } from "../banner.js";
 import { canWrite, refreshGame, session } from "../state/game-session.js";
 import { openDraft, setOpenDraft, takeEnterAgain } from "../state/open-entry.js";
 import { currentRoute } from "../state/route.js";
+import { roundsOnly } from "../seating.js";
 import { announce, heading, mainBox } from "../ui.js";
 import {
   draftKey,
@@ -123,6 +124,8 @@ export async function startEdit(number) {
   const participants = round.results.map((r) => game.players.find((p) => p.id === r.player));
   const draft = newDraft(game.ruleset, participants, number, "edit", round.starter);
   draft.original = round;
+  // Rounds after this one, scored again by a correction (seat changes share the numbering).
+  draft.later = roundsOnly(session.rounds).filter((r) => r.number > number).length;
   fillDraft(draft, item.entry);
   setOpenDraft(draft);
   // Escape leaves a correction only while nothing was changed (an edit draft is not kept).

@@ -7,11 +7,12 @@ import { t } from "../i18n.js";
 import { store } from "../store.js";
 import { canWrite, loadGame, loadRounds, session, startPolling } from "../state/game-session.js";
 import { takeNotice } from "../state/notice.js";
-import { currentRoute, isEntryTab } from "../state/route.js";
+import { currentRoute, isEntryTab, isSeatTab } from "../state/route.js";
 import { heading, mainBox } from "../ui.js";
 import { chartView } from "./chart-view.js";
 import { escapeEntry, startEdit, startEntry } from "./entry.js";
 import { checkUndo, escapeHistory, historyView } from "./history.js";
+import { renderSeatChange, seatChanged } from "./seat-change.js";
 import { tableView } from "./table.js";
 
 // fresh: load the game and its rounds (again), and poll from then on.
@@ -22,18 +23,24 @@ export async function renderGameRoute(fresh) {
     await loadGame(true);
     await loadRounds();
     const view = currentRoute().view;
-    if (view === "game" && store.game(session.game.id)) store.updateGame(session.game);
+    const game = session.game;
+    if (view === "game" && store.game(game.id)) store.updateGame(game);
+    // A game at one of this phone's tables: kept with the table's key (another phone started it).
+    else if (view === "game" && game.table && store.table(game.table)) store.saveGame(game, null);
     startPolling(view === "watch" ? 2000 : 5000);
   }
   const route = currentRoute();
   if (route.tab === "round") return startEntry();
   if (route.tab === "edit") return startEdit(route.number);
+  if (isSeatTab(route)) return renderSeatChange(route.tab);
   renderGame();
 }
 
 // The game changed on the service (a poll, a round sent): the tabs show it, an entry goes on.
 export function gameChanged() {
-  if (!isEntryTab(currentRoute())) renderGame();
+  const route = currentRoute();
+  if (isSeatTab(route)) seatChanged();
+  else if (!isEntryTab(route)) renderGame();
 }
 
 function tabs(game, route) {
@@ -67,7 +74,7 @@ export function renderGame() {
   checkUndo(session.rounds);
   const parts = [
     heading(gameTitle(game)),
-    h("p", { class: "subtitle" }, rulesetTitle(game.ruleset)),
+    h("p", { class: "subtitle" }, rulesetTitle(game.ruleset), atTable(game)),
   ];
   if (route.view === "watch") parts.push(h("p", { class: "watching" }, t("watching")));
   else if (!canWrite()) parts.push(h("p", { class: "watching" }, t("read_only")));
@@ -84,10 +91,20 @@ export function renderGame() {
   replace(mainBox(), parts);
 }
 
+// " · Friday crew" for a game at one of this phone's tables.
+function atTable(game) {
+  const table = game.table && store.table(game.table);
+  return table ? ` · ${table.name}` : null;
+}
+
 // Escape on a game page: a pending undo on History, or the round entry. True when handled.
 export function escapeGame(route) {
   if (route.view !== "game") return false;
   if (route.tab === "history") return escapeHistory(renderGame);
   if (isEntryTab(route)) return escapeEntry();
+  if (isSeatTab(route)) {
+    location.hash = gameUrl(route.id);
+    return true;
+  }
   return false;
 }

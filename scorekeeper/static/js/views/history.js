@@ -1,4 +1,5 @@
-// History: the rounds, newest first, with Edit for each and Undo for the last one.
+// History: the rounds and seat changes, newest first, with Edit for each round and Undo for the
+// last item.
 
 import { api, ApiError } from "../api.js";
 import { h } from "../dom.js";
@@ -8,7 +9,8 @@ import { store } from "../store.js";
 import { refreshGame, session } from "../state/game-session.js";
 import { currentRoute } from "../state/route.js";
 import { announce, errorBox } from "../ui.js";
-import { resultsTable, roundSummary } from "./results.js";
+import { isSeatChange } from "../seating.js";
+import { resultsTable, roundSummary, seatChangeText } from "./results.js";
 
 // The round a pending "Yes, undo round N" was opened for ({number, seen}: seen is the round as
 // the service showed it then, see roundSeen), or null.
@@ -51,6 +53,7 @@ export function historyView(game, rounds, writable, redraw) {
 }
 
 function roundItem(game, round, isLast, writable, redraw) {
+  if (isSeatChange(round)) return seatChangeItem(game, round, isLast, writable, redraw);
   const title = t("round_n", { n: round.number });
   return h(
     "li",
@@ -81,6 +84,17 @@ function roundItem(game, round, isLast, writable, redraw) {
           isLast ? undoButton(round, redraw) : null,
         )
       : null,
+    isLast ? historyMessage() : null,
+  );
+}
+
+// A join or a leave: one line, and Undo when it is the last item.
+function seatChangeItem(game, item, isLast, writable, redraw) {
+  return h(
+    "li",
+    { class: "round seat-change", "data-testid": `round-${item.number}` },
+    h("p", { class: "seat-change-text" }, seatChangeText(game, item)),
+    writable && isLast ? h("div", { class: "row" }, undoButton(item, redraw)) : null,
     isLast ? historyMessage() : null,
   );
 }
@@ -125,10 +139,11 @@ export function checkUndo(rounds) {
   const last = lastRound(rounds);
   if (last && last.number === pending.number && roundSeen(last) === pending.seen) return;
   confirmUndo = null;
-  const note =
-    last && last.number > pending.number
-      ? t("undo_cancelled_recorded", { n: last.number })
-      : t("undo_cancelled_changed", { n: pending.number });
+  let note;
+  if (pending.seat) note = t("undo_cancelled_seat", { what: pending.seat });
+  else if (last && last.number > pending.number) {
+    note = t("undo_cancelled_recorded", { n: last.number });
+  } else note = t("undo_cancelled_changed", { n: pending.number });
   message = { note };
   announce(note);
 }
@@ -144,7 +159,9 @@ async function undoConfirmed(event, redraw) {
     await api.undoRound(game.id, store.token(game.id), target.number);
     confirmUndo = null;
     message = null;
-    announce(t("undone", { n: target.number }));
+    announce(
+      target.seat ? t("undone_seat", { what: target.seat }) : t("undone", { n: target.number }),
+    );
     reload = true;
   } catch (error) {
     message = { error };
@@ -191,12 +208,13 @@ function undoButton(round, redraw) {
         "data-key": "undo",
         "data-testid": "undo",
         onclick: () => {
-          confirmUndo = { number, seen: roundSeen(round) };
+          const seat = isSeatChange(round) ? seatChangeText(session.game, round) : null;
+          confirmUndo = { number, seen: roundSeen(round), seat };
           message = null;
           redraw();
         },
       },
-      t("undo_round_n", { n: number }),
+      isSeatChange(round) ? t("undo_seat_change") : t("undo_round_n", { n: number }),
     );
   }
   return h(
@@ -212,7 +230,9 @@ function undoButton(round, redraw) {
         disabled: undoing,
         onclick: (event) => undoConfirmed(event, redraw),
       },
-      t("undo_confirm", { n: confirmUndo.number }),
+      confirmUndo.seat
+        ? t("undo_seat_confirm", { what: confirmUndo.seat })
+        : t("undo_confirm", { n: confirmUndo.number }),
     ),
     h(
       "button",

@@ -1,18 +1,21 @@
-// Home: the games on this phone (open, forget), a new game, and importing an exported one.
+// Home: the tables on this phone, then its games not at a table (open, forget), a new table or
+// game, and importing an exported game.
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
-import { gameUrl, rulesetTitle } from "../format.js";
+import { gameUrl, rulesetTitle, tableUrl } from "../format.js";
 import { language, t } from "../i18n.js";
 import { store } from "../store.js";
 import { setNotice } from "../state/notice.js";
 import { errorBox, heading, mainBox } from "../ui.js";
 
-// The game whose "Forget" waits for a second tap, or null.
+// The game or table whose "Forget" waits for a second tap ("game:<id>" or "table:<id>"), or null.
 let confirmForget = null;
 
 export function renderHome() {
-  const games = store.games();
+  const tables = store.tables();
+  // A game at a table is listed on the table's page.
+  const games = store.games().filter((game) => !game.table || !store.table(game.table));
   const list = games.length
     ? h("ul", { class: "games" }, games.map(gameItem))
     : h("p", { class: "empty" }, t("no_games"));
@@ -21,11 +24,26 @@ export function renderHome() {
     heading(t("app_name")),
     h("p", { class: "lead" }, t("tagline")),
     h(
-      "a",
-      { class: "button primary big", href: "#/new", "data-testid": "new-game" },
-      t("new_game"),
+      "div",
+      { class: "row starts" },
+      h("a", { class: "button primary", href: "#/new", "data-testid": "new-game" }, t("new_game")),
+      h(
+        "a",
+        { class: "button secondary", href: "#/new-table", "data-testid": "new-table" },
+        t("new_table"),
+      ),
     ),
-    h("h2", {}, t("games_on_phone")),
+    tables.length
+      ? [
+          h("h2", { id: "tables-heading" }, t("tables_on_phone")),
+          h(
+            "ul",
+            { class: "games", "aria-labelledby": "tables-heading", "data-testid": "tables" },
+            tables.map(tableItem),
+          ),
+        ]
+      : null,
+    h("h2", {}, tables.length ? t("loose_games_on_phone") : t("games_on_phone")),
     list,
     h("h2", {}, t("import_title")),
     h(
@@ -56,35 +74,60 @@ function gameItem(game) {
       h("span", { class: "game-meta" }, `${rulesetTitle(game.ruleset)} · ${status}`),
       game.imported ? importedMark(game.imported) : null,
     ),
-    confirmForget === game.id
-      ? h(
-          "button",
-          {
-            type: "button",
-            class: "danger",
-            "data-key": `forget-${game.id}`,
-            onclick: () => {
-              store.forgetGame(game.id);
-              confirmForget = null;
-              renderHome();
-            },
-          },
-          t("forget_confirm"),
-        )
-      : h(
-          "button",
-          {
-            type: "button",
-            class: "secondary",
-            "data-key": `forget-${game.id}`,
-            "aria-label": t("forget_game_named", { game: name }),
-            onclick: () => {
-              confirmForget = game.id;
-              renderHome();
-            },
-          },
-          t("forget_game"),
-        ),
+    forgetButton(`game:${game.id}`, name, () => store.forgetGame(game.id)),
+  );
+}
+
+function tableItem(table) {
+  return h(
+    "li",
+    { class: "game-item" },
+    h(
+      "a",
+      {
+        class: "game-link",
+        href: tableUrl(table.id),
+        "data-key": `open-table-${table.id}`,
+        "data-testid": "table-link",
+      },
+      h("span", { class: "game-name" }, table.name),
+      h("span", { class: "game-meta" }, table.players.join(", ")),
+    ),
+    forgetButton(`table:${table.id}`, table.name, () => store.forgetTable(table.id)),
+  );
+}
+
+// Remove from this phone (the service keeps it): a second tap confirms.
+function forgetButton(key, name, forget) {
+  if (confirmForget === key) {
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "danger",
+        "data-key": `forget-${key}`,
+        onclick: () => {
+          forget();
+          confirmForget = null;
+          renderHome();
+        },
+      },
+      t("forget_confirm"),
+    );
+  }
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "secondary",
+      "data-key": `forget-${key}`,
+      "aria-label": t("forget_game_named", { game: name }),
+      onclick: () => {
+        confirmForget = key;
+        renderHome();
+      },
+    },
+    t("forget_game"),
   );
 }
 

@@ -1,20 +1,24 @@
-// New game: the ruleset, a name, the players in seat order, the first dealer (and starter), the
-// rule options; Start creates it on the service.
+// New game: the ruleset, a name, the players in seat order (at a table: tapped from its roster),
+// the first dealer (and starter), the rule options; Start creates it on the service.
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl, rulesetTitle } from "../format.js";
 import { t } from "../i18n.js";
-import { store } from "../store.js";
+import { newKey, store } from "../store.js";
 import { setNotice } from "../state/notice.js";
 import { errorBox, heading, mainBox } from "../ui.js";
+import { nameList } from "./name-list.js";
 import { chosenOptions, formErrorBox, optionErrors, optionInput } from "./new-game-options.js";
+import { pickedPlayers, rosterPicker, syncNames } from "./roster-picker.js";
 
 // The service's rulesets (asked for once).
 let rulesets = null;
 
-export async function renderNew() {
+// tableId: a game at that table (its roster as chips), or none: a loose game.
+export async function renderNew(tableId = null) {
   if (!rulesets) rulesets = await api.rulesets();
+  const table = tableId ? (await api.table(tableId)).data : null;
   // dealer/starter: a seat index or null (at random); they follow their person when seats shift.
   // optionErrors: what the service said about each option it refused ({name: problem}).
   const form = {
@@ -29,7 +33,14 @@ export async function renderNew() {
     optionErrors: {},
     optionsOpen: false,
     busy: false,
+    table,
+    roster: table ? table.players : [],
+    added: [],
+    picked: [],
+    key: null,
+    sent: null,
   };
+  if (table) form.names = [];
   draw(form);
 }
 
@@ -42,6 +53,7 @@ function draw(form) {
   replace(
     mainBox(),
     heading(t("new_game")),
+    form.table ? h("p", { class: "subtitle" }, t("at_table", { name: form.table.name })) : null,
     h(
       "form",
       { id: "new-game-form", novalidate: true, onsubmit: (event) => submit(event, form) },
@@ -104,8 +116,13 @@ function rulesetChoices(form) {
             form.touched = {};
             form.optionErrors = {};
             form.error = null;
-            while (form.names.length > r.max_players) form.names.pop();
-            while (form.names.length < r.min_players) form.names.push("");
+            if (form.table) {
+              form.picked = form.picked.slice(0, r.max_players);
+              syncNames(form);
+            } else {
+              while (form.names.length > r.max_players) form.names.pop();
+              while (form.names.length < r.min_players) form.names.push("");
+            }
             seatsCut(form);
             draw(form);
           },
@@ -121,77 +138,28 @@ function rulesetChoices(form) {
   );
 }
 
-// The players in seat order: a name for each seat, Remove (above the minimum), Add (below the
-// maximum).
+// The players in seat order: typed one per seat, or at a table tapped from its roster.
 function seats(form, rules) {
-  return h(
-    "fieldset",
-    {},
-    h("legend", {}, t("players_in_order")),
-    h(
-      "ol",
-      { class: "names" },
-      form.names.map((name, seat) => seatItem(form, rules, name, seat)),
-    ),
-    form.names.length < rules.max_players
-      ? h(
-          "button",
-          {
-            type: "button",
-            class: "secondary",
-            "data-key": "add-player",
-            onclick: () => {
-              form.names.push("");
-              draw(form);
-              document.getElementById(`player-${form.names.length - 1}`).focus();
-            },
-          },
-          t("add_player"),
-        )
-      : null,
-  );
-}
-
-function seatItem(form, rules, name, seat) {
-  const seatName = t("seat_n", { n: seat + 1 });
-  return h(
-    "li",
-    {},
-    h("label", { for: `player-${seat}`, class: "visually-hidden" }, seatName),
-    h("input", {
-      id: `player-${seat}`,
-      "data-key": `player-${seat}`,
-      type: "text",
-      maxlength: "40",
-      autocomplete: "off",
-      placeholder: seatName,
-      value: name,
-      oninput: (e) => {
-        form.names[seat] = e.target.value;
-        for (const id of ["dealer", "starter"]) {
-          const select = document.getElementById(id);
-          if (select) select.options[seat + 1].textContent = e.target.value.trim() || seatName;
-        }
-      },
-    }),
-    form.names.length > rules.min_players
-      ? h(
-          "button",
-          {
-            type: "button",
-            class: "icon secondary",
-            "data-key": `remove-${seat}`,
-            "aria-label": t("remove_seat", { n: seat + 1 }),
-            onclick: () => {
-              form.names.splice(seat, 1);
-              seatRemoved(form, seat);
-              draw(form);
-            },
-          },
-          "✕",
-        )
-      : null,
-  );
+  const on = {
+    redraw: () => draw(form),
+    removed: (seat) => seatRemoved(form, seat),
+    typed: (seat, value) => {
+      for (const id of ["dealer", "starter"]) {
+        const select = document.getElementById(id);
+        if (select)
+          select.options[seat + 1].textContent = value.trim() || t("seat_n", { n: seat + 1 });
+      }
+    },
+  };
+  if (form.table) return rosterPicker(form, rules, on);
+  const list = {
+    names: form.names,
+    min: rules.min_players,
+    max: rules.max_players,
+    legend: t("players_in_order"),
+    prefix: "player",
+  };
+  return nameList(list, on);
 }
 
 // The first dealer or starter: a seat, or at random. `role` is "dealer" or "starter".
@@ -233,6 +201,18 @@ function seatsCut(form) {
   }
 }
 
+// The same entry sent again (no answer came, say) keeps its Idempotency-Key; a changed one gets a
+// new key.
+async function createAtTable(form, body) {
+  const sent = JSON.stringify(body);
+  if (form.sent !== sent) {
+    form.key = newKey("game");
+    form.sent = sent;
+  }
+  const token = store.tableToken(form.table.id);
+  return api.createTableGame(form.table.id, token, body, form.key);
+}
+
 function localError(form, message) {
   form.error = null;
   const box = h("div", { class: "error", role: "alert" }, h("p", {}, message));
@@ -254,7 +234,7 @@ async function submit(event, form) {
   if (names.length < rules.min_players) {
     return localError(form, t("need_players", { min: rules.min_players }));
   }
-  const body = { ruleset: rules.name, players: names };
+  const body = { ruleset: rules.name, players: form.table ? pickedPlayers(form) : names };
   const name = form.name.trim();
   if (name) body.name = name;
   const dealer = chosenSeat(form, "dealer", names);
@@ -265,7 +245,7 @@ async function submit(event, form) {
   if (Object.keys(options).length) body.options = options;
   form.busy = true;
   try {
-    const game = await api.createGame(body);
+    const game = form.table ? await createAtTable(form, body) : await api.createGame(body);
     store.saveGame(game, game.token);
     const nameOf = (id) => game.players.find((p) => p.id === id).name;
     const random = [];

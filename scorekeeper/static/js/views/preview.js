@@ -107,7 +107,7 @@ function editNote(draft, game, round) {
         after: r.score_after,
       }),
     );
-  const later = game.rounds_played - draft.number;
+  const later = draft.later;
   return [
     changes.length ? changes.join("; ") + ". " : t("no_score_change") + " ",
     later > 0 ? t("later_rescored", { n: later }) : "",

@@ -1,4 +1,5 @@
 // A round's results as a table, and its one-line summary: in History and in the entry's preview.
+// A seat change's line, in History.
 
 import { h } from "../dom.js";
 import { playerName } from "../format.js";
@@ -44,6 +45,20 @@ export function roundSummary(game, round) {
       : t("call_failed", { name: name(round.caller) });
   }
   return t("took_trick", { names: round.takers.map(name).join(", "), n: round.cards_each });
+}
+
+// "Dev joined with 120 (after Chandra)." or "Asha left."
+export function seatChangeText(game, item) {
+  const change = item.seat_change;
+  if (change.join) {
+    const join = change.join;
+    return t("joined_after", {
+      name: join.name,
+      n: join.score,
+      after: playerName(game, join.after),
+    });
+  }
+  return t("left_named", { name: playerName(game, change.leave.player) });
 }
 
 export function resultsTable(game, round, caption) {

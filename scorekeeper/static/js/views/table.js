@@ -1,11 +1,13 @@
-// Table: the next round (or the winner), the players' scores, Record round, share and export.
+// Table: the next round (or the winner and Play again), the players' scores, Record round, someone
+// joins or leaves, the game's table, share and export.
 
 import { api } from "../api.js";
 import { h } from "../dom.js";
-import { gameUrl, optionValueText, playerName, shareUrl } from "../format.js";
+import { gameUrl, optionValueText, playerName, shareUrl, tableUrl } from "../format.js";
 import { t } from "../i18n.js";
 import { store } from "../store.js";
 import { announce, cardNode } from "../ui.js";
+import { playAgainBox, startTableBox } from "./play-again.js";
 
 // writable: this phone may record rounds in the game.
 export function tableView(game, writable) {
@@ -17,12 +19,14 @@ export function tableView(game, writable) {
     { class: "table-view", "aria-labelledby": "table-heading" },
     h("h2", { id: "table-heading", class: "visually-hidden" }, t("tab_table")),
     game.status === "finished" ? winnerBox(game) : nextRoundBox(game),
+    writable && game.status === "finished" ? playAgainBox(game) : null,
     h(
       "ol",
       { class: "players", "data-testid": "players" },
       game.players.map((player) => playerItem(game, player)),
     ),
     h("p", { class: "limit" }, t("elimination_limit_is", { n: limit })),
+    writable && game.status === "finished" && !game.table ? startTableBox(game) : null,
     writable && game.status !== "finished"
       ? pending
         ? h("p", { class: "notice" }, t("wait_for_pending"))
@@ -36,7 +40,37 @@ export function tableView(game, writable) {
             t("record_round", { n: next.number }),
           )
       : null,
+    writable && game.status !== "finished" && !pending ? seatLinks(game) : null,
+    game.table
+      ? h(
+          "p",
+          {},
+          h("a", { href: tableUrl(game.table), "data-testid": "game-table" }, t("open_table")),
+        )
+      : null,
     shareBox(game),
+  );
+}
+
+// Between rounds: someone arrives late, someone goes home.
+function seatLinks(game) {
+  return h(
+    "div",
+    { class: "row seat-links" },
+    h(
+      "a",
+      { class: "button secondary", href: gameUrl(game.id, "join"), "data-testid": "someone-joins" },
+      t("someone_joins"),
+    ),
+    h(
+      "a",
+      {
+        class: "button secondary",
+        href: gameUrl(game.id, "leave"),
+        "data-testid": "someone-leaves",
+      },
+      t("someone_leaves"),
+    ),
   );
 }
 
@@ -99,7 +133,7 @@ function playerItem(game, player) {
   return h(
     "li",
     {
-      class: ["player", player.eliminated && "out", won && "won"],
+      class: ["player", player.eliminated && "out", player.left && "left", won && "won"],
       "data-testid": "player",
       "data-player": player.name,
     },
@@ -117,11 +151,13 @@ function playerItem(game, player) {
       h(
         "span",
         { class: "distance" },
-        player.eliminated
-          ? t("out_in_round", { n: player.eliminated_in_round })
-          : won
-            ? t("winner")
-            : t("to_limit", { n: game.options.elimination_limit - player.score }),
+        player.left
+          ? t("left_game")
+          : player.eliminated
+            ? t("out_in_round", { n: player.eliminated_in_round })
+            : won
+              ? t("winner")
+              : t("to_limit", { n: game.options.elimination_limit - player.score }),
       ),
     ),
     game.ruleset === "twenty-two" && player.pile && player.pile.length

@@ -1,0 +1,176 @@
+// On the winner's screen: Play again (the same players, seats, rules and table, one tap), and for
+// a game without a table, "Start a table with these players": a table made of its players, then a
+// game at it as Play again would make it. A step that fails keeps what is done and what was
+// typed; tapping again goes on from there with the same Idempotency-Key.
+
+import { api, ApiError } from "../api.js";
+import { h, replace } from "../dom.js";
+import { gameUrl } from "../format.js";
+import { t } from "../i18n.js";
+import { nextGameSeats } from "../seating.js";
+import { newKey, store } from "../store.js";
+import { session } from "../state/game-session.js";
+import { setNotice } from "../state/notice.js";
+import { errorBox } from "../ui.js";
+
+// What was started from this game: {gameId, busy, error: {where, error}, key (the rematch's),
+// tableName, table (once created), tableKey, gameKey}.
+let again = null;
+
+function state(game) {
+  if (!again || again.gameId !== game.id) {
+    const names = game.players.filter((p) => !p.left).map((p) => p.name);
+    const tableName = (game.name || names.join(", ")).slice(0, 80);
+    again = { gameId: game.id, busy: false, error: null, tableName, table: null };
+  }
+  return again;
+}
+
+function errorFor(s, where) {
+  return s.error && s.error.where === where ? errorBox(s.error.error, "again-error") : null;
+}
+
+export function playAgainBox(game) {
+  const s = state(game);
+  return h(
+    "section",
+    { class: "play-again", "aria-labelledby": "again-heading" },
+    h("h2", { id: "again-heading", class: "visually-hidden" }, t("play_again")),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "primary big",
+        "data-key": "play-again",
+        "data-testid": "play-again",
+        disabled: s.busy,
+        onclick: () => rematch(game),
+      },
+      t("play_again"),
+    ),
+    h("div", { id: "again-error-rematch" }, errorFor(s, "rematch")),
+  );
+}
+
+// Below the scores of a game without a table.
+export function startTableBox(game) {
+  const s = state(game);
+  return h(
+    "section",
+    { class: "play-again start-table", "aria-labelledby": "start-table-heading" },
+    h("h2", { id: "start-table-heading" }, t("start_table_title")),
+    h(
+      "form",
+      {
+        novalidate: true,
+        onsubmit: (event) => {
+          event.preventDefault();
+          startTable(game);
+        },
+      },
+      h("p", { class: "help" }, t("start_table_help")),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "again-table-name" }, t("table_name")),
+        h("input", {
+          id: "again-table-name",
+          "data-key": "again-table-name",
+          type: "text",
+          maxlength: "80",
+          autocomplete: "off",
+          value: s.tableName,
+          disabled: Boolean(s.table),
+          oninput: (e) => (s.tableName = e.target.value),
+        }),
+      ),
+      h("div", { id: "again-error-table" }, errorFor(s, "table")),
+      h(
+        "button",
+        { type: "submit", class: "secondary", "data-testid": "start-table", disabled: s.busy },
+        t("start_table"),
+      ),
+    ),
+  );
+}
+
+function setBusy(busy) {
+  again.busy = busy;
+  for (const button of document.querySelectorAll(".play-again button")) button.disabled = busy;
+}
+
+// The error shows by the button that was tapped; what was typed stays.
+function showError(where, error) {
+  setBusy(false);
+  again.error = { where, error };
+  for (const other of ["rematch", "table"]) {
+    const box = document.getElementById(`again-error-${other}`);
+    if (box) replace(box, other === where ? errorBox(error, "again-error") : null);
+  }
+  // The table is made already: its name stays as it was made.
+  if (again.table) document.getElementById("again-table-name")?.setAttribute("disabled", "");
+  document.getElementById(`again-error-${where}`)?.scrollIntoView({ block: "nearest" });
+}
+
+// A refusal stands (a new tap is a new request); no answer at all is sent again with its key.
+function keepKeyAfter(error) {
+  return !(error instanceof ApiError) || error.status === 409 || error.status >= 500;
+}
+
+function opened(created) {
+  store.saveGame(created, created.token);
+  again = null;
+  setNotice(t("new_game_started"));
+  location.hash = gameUrl(created.id);
+}
+
+async function rematch(game) {
+  const s = state(game);
+  if (s.busy) return;
+  s.key = s.key || newKey("rematch");
+  setBusy(true);
+  try {
+    opened(await api.rematch(game.id, store.token(game.id), s.key));
+  } catch (error) {
+    if (!keepKeyAfter(error)) s.key = null;
+    showError("rematch", error);
+  }
+}
+
+async function startTable(game) {
+  const s = state(game);
+  if (s.busy) return;
+  const name = s.tableName.trim();
+  if (!name) {
+    const box = h("div", { class: "error", role: "alert" }, h("p", {}, t("need_table_name")));
+    replace(document.getElementById("again-error-table"), box);
+    document.getElementById("again-table-name").focus();
+    return;
+  }
+  const seats = nextGameSeats(game, session.rounds);
+  setBusy(true);
+  try {
+    if (!s.table) {
+      s.tableKey = s.tableKey || newKey("table");
+      const table = await api.createTable({ name, players: seats.players }, s.tableKey);
+      store.saveTable(table, table.token);
+      s.table = table;
+    }
+    const fold = (text) => text.normalize("NFKC").toLocaleLowerCase();
+    const idOf = (n) => s.table.players.find((p) => fold(p.name) === fold(n)).id;
+    const body = {
+      ruleset: game.ruleset,
+      players: seats.players.map(idOf),
+      dealer: seats.dealer,
+      options: game.options,
+    };
+    s.gameKey = s.gameKey || newKey("game");
+    opened(await api.createTableGame(s.table.id, store.tableToken(s.table.id), body, s.gameKey));
+  } catch (error) {
+    if (!keepKeyAfter(error)) {
+      if (s.table) s.gameKey = null;
+      else s.tableKey = null;
+    }
+    showError("table", error);
+  }
+}

@@ -1,0 +1,190 @@
+// A table's page: who is on top (the standings as a league table), the table's games (newest
+// first) and a new game with its roster. Polled while shown, as a game is.
+
+import { api } from "../api.js";
+import { h, replace } from "../dom.js";
+import { gameUrl, rulesetTitle, tableUrl } from "../format.js";
+import { language, t } from "../i18n.js";
+import { places, rulesetFigures } from "../standings.js";
+import { store } from "../store.js";
+import { currentRoute } from "../state/route.js";
+import { heading, mainBox } from "../ui.js";
+
+const POLL_MS = 10000;
+let table = null;
+let etag = null;
+let poll = null;
+
+export function stopTablePolling() {
+  if (poll) clearInterval(poll);
+  poll = null;
+}
+
+// Load the route's table (an error is the router's to show), draw it, and keep it fresh.
+export async function renderTableRoute() {
+  const id = currentRoute().id;
+  stopTablePolling();
+  if (!table || table.id !== id) {
+    table = null;
+    etag = null;
+    replace(mainBox(), h("p", { class: "loading" }, t("loading")));
+  }
+  await load(id, true);
+  poll = setInterval(() => load(id, false).catch(() => {}), POLL_MS);
+}
+
+async function load(id, force) {
+  const response = await api.table(id, force ? null : etag);
+  const route = currentRoute();
+  if (route.view !== "table" || route.id !== id) return;
+  if (response.status !== 304) {
+    table = response.data;
+    etag = response.headers.get("ETag");
+    store.updateTable(table);
+  }
+  if (force || response.status !== 304) drawTable();
+}
+
+function drawTable() {
+  const writable = Boolean(store.tableToken(table.id));
+  replace(
+    mainBox(),
+    heading(table.name),
+    h(
+      "p",
+      { class: "subtitle" },
+      table.players.length
+        ? t("roster_is", { names: table.players.map((p) => p.name).join(", ") })
+        : t("no_roster"),
+    ),
+    writable
+      ? h(
+          "a",
+          {
+            class: "button primary big",
+            href: tableUrl(table.id, "new"),
+            "data-testid": "table-new-game",
+          },
+          t("new_game"),
+        )
+      : h("p", { class: "watching" }, t("table_read_only")),
+    h("h2", { id: "standings-heading" }, t("standings")),
+    standingsTable(table.standings),
+    h("h2", { id: "table-games-heading" }, t("table_games")),
+    table.games.length
+      ? h(
+          "ul",
+          { class: "games", "aria-labelledby": "table-games-heading" },
+          table.games.map(gameItem),
+        )
+      : h("p", { class: "empty" }, t("no_games_at_table")),
+  );
+}
+
+function standingsTable(rows) {
+  if (!rows.length) return h("p", { class: "empty" }, t("no_standings"));
+  const rank = places(rows);
+  return h(
+    "table",
+    { class: "standings", "aria-labelledby": "standings-heading", "data-testid": "standings" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col", class: "num" }, h("abbr", { title: t("col_place") }, "#")),
+        h("th", { scope: "col" }, t("col_player")),
+        h("th", { scope: "col", class: "num" }, t("col_won")),
+        h("th", { scope: "col", class: "num" }, t("col_played")),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      rows.map((row, index) =>
+        h(
+          "tr",
+          { "data-testid": "standing", "data-player": row.name },
+          h("td", { class: "num place" }, String(rank[index])),
+          h("th", { scope: "row" }, h("span", { class: "name" }, row.name), figures(row)),
+          h("td", { class: "num", "data-figure": "games_won" }, String(row.games_won)),
+          h("td", { class: "num", "data-figure": "games_played" }, String(row.games_played)),
+        ),
+      ),
+    ),
+  );
+}
+
+// Each ruleset's figures, one short line each under the name.
+function figures(row) {
+  const number = new Intl.NumberFormat(language(), { maximumFractionDigits: 2 });
+  return rulesetFigures(row).map((part) =>
+    h(
+      "span",
+      { class: "figures", "data-ruleset": part.ruleset },
+      h("span", { class: "figures-title" }, rulesetTitle(part.ruleset)),
+      part.figures.map((figure) => [" ", figureItem(figure, part.ruleset, number)]),
+    ),
+  );
+}
+
+// One figure, its words kept together; its value in data attributes as the service gave it.
+function figureItem(figure, ruleset, number) {
+  const vars = Object.fromEntries(
+    Object.entries(figure.vars).map(([key, value]) => [key, number.format(value)]),
+  );
+  return h(
+    "span",
+    {
+      class: "figure",
+      "data-figure": `${ruleset}.${figure.name}`,
+      "data-value": String(figure.vars.n),
+      "data-won": figure.vars.won === undefined ? null : String(figure.vars.won),
+    },
+    t(figure.key, vars),
+  );
+}
+
+function gameItem(game) {
+  const names = new Map(table.players.map((p) => [p.id, p.name]));
+  const winners = game.winners.map((id) => names.get(id) || "?").join(", ");
+  const status =
+    game.status === "finished"
+      ? winners
+        ? t("won_by", { names: winners })
+        : t("status_finished")
+      : t("status_in_progress");
+  const title = game.name || game.players.map((id) => names.get(id) || "?").join(", ");
+  return h(
+    "li",
+    { class: "game-item" },
+    h(
+      "a",
+      {
+        class: "game-link",
+        href: gameUrl(game.id),
+        "data-testid": "table-game",
+        "data-status": game.status,
+      },
+      h("span", { class: "game-name" }, title),
+      h(
+        "span",
+        { class: "game-meta" },
+        `${rulesetTitle(game.ruleset)} · ${status} · ${startedAt(game.created_at)}`,
+      ),
+    ),
+  );
+}
+
+function startedAt(when) {
+  const date = new Date(when);
+  if (Number.isNaN(date.getTime())) return "";
+  try {
+    return new Intl.DateTimeFormat(language(), { dateStyle: "short", timeStyle: "short" }).format(
+      date,
+    );
+  } catch {
+    return date.toLocaleString();
+  }
+}
