@@ -1,0 +1,87 @@
+// The rules on the phone: a port of the server's rules engine (scorekeeper/rules), kept identical
+// to it by the conformance vectors in tests/js/vectors (docs/conformance.md). The server stays the
+// authority; this scores provisionally. Pure functions on JSON: no DOM, no network, and no
+// function changes its arguments.
+//
+// A game is {ruleset, players: [{id, name}] in seat order, options (resolved), state}, the state
+// as GameState.to_dict() writes it. Refusals throw a RuleError with the server's code, message
+// and details.
+
+import { InvalidOptions, RuleError, UnknownRuleset } from "./errors.js";
+import { Jhyap } from "./jhyap.js";
+import { copied } from "./state.js";
+import { TwentyTwo } from "./twenty-two.js";
+import { listed, pyRepr } from "./words.js";
+
+export { InvalidOptions, RuleError, UnknownRuleset };
+
+export const RULESETS = Object.freeze({ jhyap: Jhyap, "twenty-two": TwentyTwo });
+
+/** The ruleset class called `name`; an UnknownRuleset error for any other name. */
+export function getRuleset(name) {
+  if (typeof name === "string" && Object.hasOwn(RULESETS, name)) return RULESETS[name];
+  const names = listed(Object.keys(RULESETS), "or");
+  throw new UnknownRuleset(`There is no ruleset ${pyRepr(name)}; choose ${names}.`, {
+    ruleset: [`Choose ${names}.`],
+  });
+}
+
+/** The game as JSON from bound rules and a state. */
+function gameOf(rules, state) {
+  return {
+    ruleset: rules.constructor.ruleset,
+    players: rules.players,
+    options: rules.options,
+    state,
+  };
+}
+
+/** A copy of `game`'s state, and its ruleset bound to its players and options. */
+function bind(game) {
+  const { ruleset, players, options, state } = copied(game);
+  return [getRuleset(ruleset).restore(players, options), state];
+}
+
+/** A new game: the options checked and resolved, and the state before round 1 (seats, not ids). */
+export function startGame(ruleset, players, options = {}, dealer = null, starter = null) {
+  const Rules = getRuleset(ruleset);
+  const rules = new Rules(copied(players), copied(options) || {});
+  return gameOf(rules, rules.start(dealer, starter));
+}
+
+/** A game stored earlier (its state as the server stores it), bound without checking it again. */
+export function restoreGame(ruleset, players, options, state) {
+  const rules = getRuleset(ruleset).restore(copied(players), copied(options));
+  return gameOf(rules, rules.stateFromDict(copied(state)));
+}
+
+/** Score one round: {result (as round_json), state, game}; a RuleError if the rules refuse it. */
+export function playRound(game, entry) {
+  const [rules, state] = bind(game);
+  const outcome = rules.play(state, rules.parseEntry(copied(entry)));
+  return { ...outcome, game: gameOf(rules, outcome.state) };
+}
+
+/** Seat `newcomer` ({id, name}) right after the player `after`: {result, state, game}. */
+export function join(game, newcomer, after) {
+  const [rules, state] = bind(game);
+  const outcome = rules.join(state, copied(newcomer), after);
+  return {
+    result: outcome.result,
+    state: outcome.state,
+    game: gameOf(outcome.rules, outcome.state),
+  };
+}
+
+/** The active `player` leaves the game: {result (as seat_change_json), state, game}. */
+export function leave(game, player) {
+  const [rules, state] = bind(game);
+  const outcome = rules.leave(state, player);
+  return { result: outcome.result, state: outcome.state, game: gameOf(rules, outcome.state) };
+}
+
+/** The game's status, next round and winners (player ids), as a round's `game` shows them. */
+export function standing(game) {
+  const [rules, state] = bind(game);
+  return rules.standing(state);
+}
