@@ -31,6 +31,12 @@ LUA = BENCH / "rotate.lua"
 PLAYERS = ["Asha", "Bikash", "Chandra", "Dipa", "Esha"]
 # Jhyap tables that never finish: no halving, and totals far below the limit.
 OPTIONS = {"elimination_limit": 10000, "halve_at": []}
+# Twenty Two for six that ends in its first round: two aces tie for the final trick, so every
+# player scores their card (tie_scores "all") and is out; the lowest card, 2C, wins.
+SIX = [*PLAYERS, "Farah"]
+SHORT_GAME = {"elimination_limit": 1, "tie_scores": "all"}
+LAST_TRICK = ["2C", "AS", "AH", "3C", "4C", "5C"]
+TABLE_GAMES, FEW, MANY = 200, 10, 1000
 
 
 def log(message: str) -> None:
@@ -139,13 +145,54 @@ class Game:
         return {"caller": ids[caller], "hands": hands}
 
 
-def create_game(client: Client, name: str) -> Game:
-    body = {"ruleset": "jhyap", "name": name, "players": PLAYERS, "dealer": 0, "starter": 1}
-    status, data, _ = client.call("POST", "/api/v1/games", {**body, "options": OPTIONS})
+@dataclass
+class Table:
+    id: str
+    token: str
+    roster_ids: list[int]
+
+    @property
+    def path(self) -> str:
+        return f"/api/v1/tables/{self.id}"
+
+
+def created(answer: tuple[int, bytes, float], what: str) -> dict[str, Any]:
+    """The body of a ``201`` answer to the call that created ``what``."""
+    status, data, _ = answer
     if status != 201:
-        raise RuntimeError(f"creating a game answered {status}: {data[:300]!r}")
-    game = json.loads(data)
+        raise RuntimeError(f"{what} answered {status}: {data[:300]!r}")
+    return json.loads(data)
+
+
+def create_game(client: Client, name: str, table: Table | None = None) -> Game:
+    """A Jhyap game that never ends, loose or at ``table`` (its players join the roster)."""
+    body = {"ruleset": "jhyap", "name": name, "players": PLAYERS, "dealer": 0, "starter": 1}
+    path, token = (f"{table.path}/games", table.token) if table else ("/api/v1/games", None)
+    game = created(client.call("POST", path, {**body, "options": OPTIONS}, token), "a game")
     return Game(game["id"], game["token"], [player["id"] for player in game["players"]])
+
+
+def as_table(answer: dict[str, Any]) -> Table:
+    return Table(answer["id"], answer["token"], [player["id"] for player in answer["players"]])
+
+
+def create_table(client: Client, name: str, players: list[str]) -> Table:
+    body = {"name": name, "players": players}
+    return as_table(created(client.call("POST", "/api/v1/tables", body), "a table"))
+
+
+def import_table(client: Client, document: dict[str, Any]) -> Table:
+    return as_table(created(client.call("POST", "/api/v1/tables/import", document), "import"))
+
+
+def finish_game(client: Client, table: Table, n: int) -> None:
+    """A Twenty Two game of the table's six, played to its end; seat ``n % 6`` wins."""
+    body = {"ruleset": "twenty-two", "players": table.roster_ids, "options": SHORT_GAME}
+    game = created(client.call("POST", f"{table.path}/games", body, table.token), "a game")
+    seats = [player["id"] for player in game["players"]]
+    trick = [{"player": p, "card": LAST_TRICK[(seat - n) % 6]} for seat, p in enumerate(seats)]
+    path = f"/api/v1/games/{game['id']}/rounds"
+    created(client.call("POST", path, {"last_trick": trick}, game["token"]), "a round")
 
 
 def record(client: Client, game: Game) -> float:
@@ -157,6 +204,20 @@ def record(client: Client, game: Game) -> float:
         raise RuntimeError(f"recording a round answered {status}: {data[:300]!r}")
     game.played += 1
     return seconds
+
+
+def seed_tables(client: Client) -> dict[str, Table]:
+    """A table of 200 finished games of six, and imports of 10 and of 1,000 of its games."""
+    read = create_table(client, f"read: {TABLE_GAMES} games", SIX)
+    for n in range(TABLE_GAMES):
+        finish_game(client, read, n)
+    status, data, _ = client.call("GET", f"{read.path}/export")
+    assert status == 200, status
+    document = json.loads(data)
+    games = document["games"] * (MANY // TABLE_GAMES)
+    few = import_table(client, {**document, "games": games[:FEW]})
+    many = import_table(client, {**document, "games": games[:MANY]})
+    return {"table": read, "few": few, "many": many}
 
 
 def play(client: Client, game: Game, rounds: int) -> Game:
@@ -176,9 +237,10 @@ def wrk(port: int, requests: Path, args: argparse.Namespace, seconds: int) -> di
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    time.sleep(0.5)  # let the server drain what wrk left queued
     line = next(line for line in output.splitlines() if line.startswith("BENCH_JSON "))
     summary = json.loads(line.removeprefix("BENCH_JSON "))
+    # let the server drain what wrk left queued, a request on each connection: about a latency
+    time.sleep(0.5 + summary["p99_us"] / 1e6)
     return {
         "requests": summary["requests"],
         "seconds": summary["duration_us"] / 1e6,
@@ -238,6 +300,60 @@ def commit() -> str:
     return git("rev-parse", "--short", "HEAD") + (" with uncommitted changes" if dirty else "")
 
 
+def spread(slices: dict[str, list[dict[str, Any]]], name: str, base: str = "ceiling") -> str:
+    """The ratio of ``name``'s req/s to ``base``'s in each slice: lowest-highest."""
+    ratios = [
+        (part["requests"] / part["seconds"]) / (under["requests"] / under["seconds"])
+        for part, under in zip(slices[name], slices[base], strict=True)
+    ]
+    return f"{min(ratios):.2f}-{max(ratios):.2f}"
+
+
+def table_targets(
+    measured: dict[str, dict[str, Any]],
+    slices: dict[str, list[dict[str, Any]]],
+    sizes: dict[str, int],
+) -> tuple[list[tuple[str, str, bool]], list[str]]:
+    """Issue 18's rows and notes: reading a table, its growth, and recording at a table."""
+    top, table, few, many, post, at_table = (
+        measured[name] for name in ("ceiling", "table", "few", "many", "POST", "table POST")
+    )
+    read_ratio = table["rps"] / top["rps"]
+    growth = few["rps"] / many["rps"]  # the 1,000-game table's cost over the 10-game one's
+    write_ratio = post["rps"] / at_table["rps"]  # a round's cost at a table over a loose one's
+    rows = [
+        (
+            f"GET table ({TABLE_GAMES} games, 6 players) >= 0.5 x ceiling req/s",
+            f"{read_ratio:.2f} ({table['rps']:,.0f} / {top['rps']:,.0f} req/s)",
+            read_ratio >= 0.5 and not table["errors"],
+        ),
+        (
+            f"GET table of {MANY:,} games <= 1.2 x of {FEW} games",
+            f"{growth:.2f} ({few['rps']:,.0f} / {many['rps']:,.0f} req/s; "
+            f"p50 {many['p50_ms']:.1f} / {few['p50_ms']:.1f} ms)",
+            growth <= 1.2 and not few["errors"] and not many["errors"],
+        ),
+        (
+            "POST round at a table <= 1.15 x loose",
+            f"{write_ratio:.2f} ({post['rps']:,.0f} / {at_table['rps']:,.0f} req/s; "
+            f"p50 {at_table['p50_ms']:.1f} / {post['p50_ms']:.1f} ms)",
+            write_ratio <= 1.15 and not at_table["errors"],
+        ),
+    ]
+    kib = {name: f"{size / 1024:,.0f} KiB" for name, size in sizes.items()}
+    notes = [
+        f"GET table ({TABLE_GAMES} games, {kib['table']}): p50 {table['p50_ms']:.1f} ms; ratio "
+        f"in single slices {spread(slices, 'table')}; errors {table['errors']}.",
+        f"Tables of {FEW} and {MANY:,} games ({kib['few']}, {kib['many']}): ratio in single "
+        f"slices {spread(slices, 'few', 'many')}; p99 {few['p99_ms']:.1f} / "
+        f"{many['p99_ms']:.1f} ms; errors {few['errors'] + many['errors']}.",
+        f"POST round at a table: ratio in single slices {spread(slices, 'POST', 'table POST')}; "
+        f"p99 {at_table['p99_ms']:.1f} ms (loose {post['p99_ms']:.1f} ms); "
+        f"errors {at_table['errors']}.",
+    ]
+    return rows, notes
+
+
 def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str]]:
     load = os.getloadavg()
     workdir = Path(args.workdir)
@@ -262,6 +378,12 @@ def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str
         client = Client(app_port)
         read = play(client, create_game(client, "read: 50 rounds"), 50)
         posted = [create_game(client, f"posted {i}") for i in range(100)]
+        # a table plays one game at a time: each of these is at its own table
+        at_tables = [
+            create_game(client, f"at a table {i}", create_table(client, f"posted {i}", PLAYERS))
+            for i in range(100)
+        ]
+        tables = seed_tables(client)
         exported = play(client, create_game(client, "export"), args.export_rounds)
         export_path = f"/api/v1/games/{exported.id}/export"
         status, document, _ = client.call("GET", export_path)
@@ -282,7 +404,9 @@ def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str
         loads = {
             "ceiling": (ceiling_port, [get_line("/ceiling")]),
             "GET": (app_port, [get_line(f"/api/v1/games/{read.id}")]),
+            **{name: (app_port, [get_line(table.path)]) for name, table in tables.items()},
             "POST": (app_port, [post_line(game, i) for i, game in enumerate(posted)]),
+            "table POST": (app_port, [post_line(game, i) for i, game in enumerate(at_tables)]),
             "export": (app_port, [get_line(export_path)]),
         }
         files = {
@@ -295,8 +419,8 @@ def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str
         slices: dict[str, list[dict[str, Any]]] = {name: [] for name in files}
         count = max(1, round(args.duration / args.slice))
         for index in range(count):
-            # ceiling, GET and POST take turns, so that all three share the machine's moods
-            for name in ("ceiling", "GET", "POST"):
+            # the loads take turns, so that all share the machine's moods; pairs side by side
+            for name in ("ceiling", "GET", "table", "few", "many", "POST", "table POST"):
                 slices[name].append(wrk(*files[name], args, args.slice))
             log(
                 f"  slice {index + 1}/{count}: "
@@ -321,8 +445,10 @@ def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str
         for _ in range(100):  # alternated, so that both share the machine's moods
             near_100.append(record(client, small) * 1000)
             near_max.append(record(client, large) * 1000)
+        sizes = {name: len(client.call("GET", table.path)[1]) for name, table in tables.items()}
 
-    top, get, post, export = (combined(parts) for parts in slices.values())
+    measured = {name: combined(parts) for name, parts in slices.items()}
+    top, get, post, export = (measured[name] for name in ("ceiling", "GET", "POST", "export"))
     get_ratio, post_ratio = get["rps"] / top["rps"], post["rps"] / top["rps"]
     at_100, at_max = statistics.median(near_100), statistics.median(near_max)
     export_p50 = statistics.median(built)
@@ -358,29 +484,23 @@ def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str
             export_p50 < 50,
         ),
     ]
-
-    def spread(name: str) -> str:
-        ratios = [
-            (part["requests"] / part["seconds"]) / (base["requests"] / base["seconds"])
-            for part, base in zip(slices[name], slices["ceiling"], strict=True)
-        ]
-        return f"{min(ratios):.2f}-{max(ratios):.2f}"
-
     notes = [
         f"Ceiling: p50 {top['p50_ms']:.1f} ms; wrk used {100 * top['wrk_cpu']:.0f} % of a "
         f"core while driving it; 1-minute load average {load[0]:.1f} before seeding, "
         f"{os.getloadavg()[0]:.1f} at the end.",
-        f"GET game: p50 {get['p50_ms']:.1f} ms; ratio in single slices {spread('GET')}; "
+        f"GET game: p50 {get['p50_ms']:.1f} ms; ratio in single slices {spread(slices, 'GET')}; "
         f"worst slice's p99 {get['worst_p99_ms']:.1f} ms; errors {get['errors']}.",
-        f"POST round: p50 {post['p50_ms']:.1f} ms; ratio in single slices {spread('POST')}; "
-        f"worst slice's p99 {post['worst_p99_ms']:.1f} ms; errors {post['errors']}.",
+        f"POST round: p50 {post['p50_ms']:.1f} ms; ratio in single slices "
+        f"{spread(slices, 'POST')}; worst slice's p99 {post['worst_p99_ms']:.1f} ms; "
+        f"errors {post['errors']}.",
         f"Export of {args.export_rounds:,} rounds: first export of each of {len(built)} imported "
         f"copies p50 {export_p50:.1f} ms (max {max(built):.1f} ms); the same game again and "
         f"again p50 {statistics.median(again):.1f} ms; under {args.connections} connections "
         f"{export['rps']:,.0f} req/s, p50 {export['p50_ms']:.1f} ms, "
         f"p99 {export['p99_ms']:.1f} ms.",
     ]
-    return rows, notes
+    table_rows, table_notes = table_targets(measured, slices, sizes)
+    return rows + table_rows, notes + table_notes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -417,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{started:%Y-%m-%d %H:%M} UTC, commit {commit()}, {machine()}, {database}; "
         f"`{command}`: gunicorn --workers {args.workers} --threads {args.threads} for both, "
-        f"wrk -t{args.wrk_threads} -c{args.connections}, ceiling, GET and POST taking turns "
+        f"wrk -t{args.wrk_threads} -c{args.connections}, the loads taking turns "
         f"in {args.slice} s slices, {args.duration} s each in all, after {args.warmup} s "
         "of warm-up.\n"
     )
