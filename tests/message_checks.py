@@ -67,8 +67,8 @@ def message_problems(error: dict[str, Any]) -> list[str]:
         if phrase in text
     ]
     problems += [name for name, pattern in BAD_GRAMMAR.items() if pattern.search(message)]
-    if not message or (not message[0].isupper() and message[0].isalpha()):
+    if not message or message[0].islower():  # Bengali and Nepali letters have no case
         problems.append("does not start with a capital letter")
-    if not message.endswith((".", "!", "?")):
+    if not message.endswith((".", "!", "?", "।")):
         problems.append("does not end a sentence")
     return problems

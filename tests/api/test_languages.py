@@ -1,0 +1,188 @@
+"""Error messages in the language of ``Accept-Language`` (api.md, "Language").
+
+Every case is one request whose error message comes from a different place:
+the edge's own words, validation sentences built from field labels, the
+domain and the rules engine. ``code`` and ``details`` never change with the
+language; only ``message`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from ..conftest import app_on_empty_database
+
+GAME = {"ruleset": "jhyap", "players": ["Asha", "Bikash", "Chandra"], "dealer": 0, "starter": 1}
+Request = Callable[[FlaskClient, dict[str, Any], dict[str, str]], Any]
+
+
+def new_game(client: FlaskClient) -> dict[str, Any]:
+    response = client.post("/api/v1/games", json=GAME)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def posting(
+    path: str, body: Any, token: bool = False, method: str = "POST", **options: Any
+) -> Request:
+    """A request that sends ``body`` to ``path`` (``{game}`` is a new game's id)."""
+
+    def send(client: FlaskClient, game: dict[str, Any], headers: dict[str, str]) -> Any:
+        if token:
+            headers = {**headers, "Authorization": f"Bearer {game['token']}"}
+        url = path.format(game=game["id"])
+        return client.open(url, method=method, json=body, headers=headers, **options)
+
+    return send
+
+
+def getting(path: str) -> Request:
+    def send(client: FlaskClient, game: dict[str, Any], headers: dict[str, str]) -> Any:
+        return client.get(path.format(game=game["id"]), headers=headers)
+
+    return send
+
+
+# (name, request, status, the Bengali message)
+CASES: list[tuple[str, Request, int, str]] = [
+    (
+        "validation, a nested field",
+        posting("/api/v1/games", {**GAME, "players": [{"x": 1}, "B"]}),
+        422,
+        "খেলোয়াড় 1 লেখা হতে হবে।",
+    ),
+    (
+        "validation, a name given twice",
+        posting("/api/v1/games", {**GAME, "players": ["Asha", "Asha"]}),
+        422,
+        "খেলোয়াড়দের তালিকা — Asha নামটি দুবার আছে; প্রত্যেক খেলোয়াড়কে আলাদা নাম দিন।",
+    ),
+    (
+        "validation, an unknown field",
+        posting("/api/v1/games", {**GAME, "colour": "red"}),
+        422,
+        '"colour" ঘর অচেনা; এটি বাদ দিন।',
+    ),
+    ("404", getting("/api/v1/nowhere"), 404, "এই ঠিকানায় কিছু নেই।"),
+    (
+        "405",
+        posting("/api/v1/games/{game}", {}),
+        405,
+        "এই ঠিকানা ওই মেথড নেয় না।",
+    ),
+    (
+        "401",
+        posting("/api/v1/games/{game}/rounds/1", None, method="DELETE"),
+        401,
+        "এই পরিবর্তনের জন্য খেলার টোকেন লাগবে: Authorization: Bearer <token> পাঠান।",
+    ),
+    (
+        "415",
+        posting("/api/v1/games", None, data="x", content_type="text/plain"),
+        415,
+        "বডিটি application/json হিসেবে পাঠান, text/plain হিসেবে নয়।",
+    ),
+    (
+        "413",
+        posting(
+            "/api/v1/games", None, data="[" + " " * 70_000 + "]", content_type="application/json"
+        ),
+        413,
+        "অনুরোধের বডি 64 KiB-এর চেয়ে বড়।",
+    ),
+    (
+        "400, bad JSON",
+        posting("/api/v1/games", None, data="{", content_type="application/json"),
+        400,
+        "অনুরোধের বডি সঠিক JSON নয় (লাইন 1, কলাম 2)।",
+    ),
+    (
+        "422, not an object",
+        posting("/api/v1/games", [1]),
+        422,
+        "একটি JSON অবজেক্ট পাঠান, তালিকা নয়।",
+    ),
+]
+
+
+def answer(
+    client: FlaskClient, game: dict[str, Any], send: Request, language: str | None
+) -> dict[str, Any]:
+    headers = {"Accept-Language": language} if language else {}
+    response = send(client, game, headers)
+    assert "Accept-Language" in response.headers.get("Vary", "")
+    return {"status": response.status_code, **response.json["error"]}
+
+
+@pytest.mark.parametrize(("name", "send", "status", "bengali"), CASES, ids=[c[0] for c in CASES])
+def test_a_bengali_request_gets_a_bengali_message(
+    client: FlaskClient, name: str, send: Request, status: int, bengali: str
+) -> None:
+    game = new_game(client)
+    error = answer(client, game, send, "bn-BD")
+    assert (error["status"], error["message"]) == (status, bengali)
+
+
+@pytest.mark.parametrize(("name", "send", "status", "bengali"), CASES, ids=[c[0] for c in CASES])
+def test_code_and_details_are_the_same_in_every_language(
+    client: FlaskClient, name: str, send: Request, status: int, bengali: str
+) -> None:
+    game = new_game(client)
+    errors = {language: answer(client, game, send, language) for language in LANGUAGES}
+    english = errors["en"]
+    for language, error in errors.items():
+        assert {key: value for key, value in error.items() if key != "message"} == {
+            key: value for key, value in english.items() if key != "message"
+        }, language
+        assert (error["message"] == english["message"]) == (language == "en"), language
+
+
+LANGUAGES = ("en", "fil", "bn", "ne")
+
+
+@pytest.mark.parametrize(
+    ("accept", "language"),
+    [
+        ("bn", "bn"),
+        ("fil-PH", "fil"),
+        ("tl", "fil"),
+        ("ne-NP, en;q=0.8", "ne"),
+        ("en;q=0.5, bn-BD;q=0.9", "bn"),
+        ("bn;q=0.1, fil", "fil"),
+        ("de, ne;q=0.7, en;q=0.3", "ne"),
+        ("ne;q=0, en-GB", "en"),
+        ("de-DE, fr", "en"),
+        ("*", "en"),
+        ("", "en"),
+        (None, "en"),
+    ],
+)
+def test_the_language_is_the_best_one_asked_for(
+    client: FlaskClient, accept: str | None, language: str
+) -> None:
+    expected = {
+        "en": "There is nothing at this address.",
+        "fil": "Walang nasa address na ito.",
+        "bn": "এই ঠিকানায় কিছু নেই।",
+        "ne": "यो ठेगानामा केही छैन।",
+    }
+    headers = {} if accept is None else {"Accept-Language": accept}
+    response = client.get("/api/v1/nowhere", headers=headers)
+    assert response.json["error"]["message"] == expected[language]
+
+
+def test_a_rate_limit_is_said_in_the_language_asked_for(database_url: str) -> None:
+    with app_on_empty_database(database_url, RATE_LIMITS="on", GAME_CREATE_LIMIT="2/minute") as app:
+        client = app.test_client()
+        answers = [
+            client.post("/api/v1/games", json=GAME, headers={"Accept-Language": "ne"})
+            for _ in range(3)
+        ]
+    assert [response.status_code for response in answers] == [201, 201, 429]
+    assert answers[-1].json["error"]["message"] == (
+        "धेरै अनुरोध भए: सीमा प्रति मिनेट 2 अनुरोध हो; अलिकति पर्खनुहोस्।"
+    )
