@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from ..conftest import app_on_empty_database
 
+WRONG_TOKEN = "x" * 22
 GAME = {"ruleset": "jhyap", "players": ["Asha", "Bikash", "Chandra"], "dealer": 0, "starter": 1}
 Request = Callable[[FlaskClient, dict[str, Any], dict[str, str]], Any]
 
@@ -27,17 +28,23 @@ def new_game(client: FlaskClient) -> dict[str, Any]:
 
 
 def posting(
-    path: str, body: Any, token: bool = False, method: str = "POST", **options: Any
+    path: str, body: Any, token: bool | str = False, method: str = "POST", **options: Any
 ) -> Request:
     """A request that sends ``body`` to ``path`` (``{game}`` is a new game's id)."""
 
     def send(client: FlaskClient, game: dict[str, Any], headers: dict[str, str]) -> Any:
         if token:
-            headers = {**headers, "Authorization": f"Bearer {game['token']}"}
+            shown = token if isinstance(token, str) else game["token"]
+            headers = {**headers, "Authorization": f"Bearer {shown}"}
         url = path.format(game=game["id"])
-        return client.open(url, method=method, json=body, headers=headers, **options)
+        sent = body(game) if callable(body) else body
+        return client.open(url, method=method, json=sent, headers=headers, **options)
 
     return send
+
+
+def player_ids(game: dict[str, Any]) -> list[int]:
+    return [player["id"] for player in game["players"]]
 
 
 def getting(path: str) -> Request:
@@ -99,6 +106,39 @@ CASES: list[tuple[str, Request, int, str]] = [
         posting("/api/v1/games", None, data="{", content_type="application/json"),
         400,
         "অনুরোধের বডি সঠিক JSON নয় (লাইন 1, কলাম 2)।",
+    ),
+    (
+        "domain, 404",
+        getting("/api/v1/games/{game}/rounds/3"),
+        404,
+        "এই খেলায় রাউন্ড 3 এখনও খেলা হয়নি।",
+    ),
+    (
+        "domain, 403",
+        posting("/api/v1/games/{game}/rounds/1", None, method="DELETE", token=WRONG_TOKEN),
+        403,
+        "ওই টোকেন দিয়ে এই খেলা খোলে না।",
+    ),
+    (
+        "domain, a name kept as typed",
+        posting(
+            "/api/v1/games/{game}",
+            lambda game: {"players": [{"id": player_ids(game)[0], "name": "BIKASH"}]},
+            token=True,
+            method="PATCH",
+        ),
+        422,
+        "Bikash নামটি BIKASH-এর সমান; প্রত্যেক খেলোয়াড়কে আলাদা নাম দিন।",
+    ),
+    (
+        "domain, 409 with a number",
+        posting(
+            "/api/v1/games/{game}/seats",
+            lambda game: {"leave": player_ids(game)[0], "number": 4},
+            token=True,
+        ),
+        409,
+        "পরের নম্বর 1, 4 নয়; হয়তো অন্য কোনো ফোন আগেই একটি রাউন্ড বা আসন বদল লিখেছে।",
     ),
     (
         "422, not an object",
