@@ -12,7 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+
+from scorekeeper.language import localise
+from scorekeeper.rules.words import Message, in_context
 
 from ..conftest import app_on_empty_database
 
@@ -45,6 +49,15 @@ def posting(
 
 def player_ids(game: dict[str, Any]) -> list[int]:
     return [player["id"] for player in game["players"]]
+
+
+def hands(game: dict[str, Any], *totals: int) -> dict[str, Any]:
+    """A Jhyap round that Asha calls, with these hand totals from Asha on."""
+    ids = player_ids(game)
+    return {
+        "caller": ids[0],
+        "hands": [{"player": id_, "total": total} for id_, total in zip(ids, totals, strict=False)],
+    }
 
 
 def getting(path: str) -> Request:
@@ -141,6 +154,40 @@ CASES: list[tuple[str, Request, int, str]] = [
         "পরের নম্বর 1, 4 নয়; হয়তো অন্য কোনো ফোন আগেই একটি রাউন্ড বা আসন বদল লিখেছে।",
     ),
     (
+        "rules, a name and a counted noun",
+        posting("/api/v1/games/{game}/rounds", lambda game: hands(game, 9, 9, 9), token=True),
+        422,
+        "Asha 9 পয়েন্ট নিয়ে ঝ্যাপ ডেকেছে; ডাকের সীমা 5।",
+    ),
+    (
+        "rules, listed names",
+        posting("/api/v1/games/{game}/rounds", lambda game: hands(game, 1), token=True),
+        422,
+        "খেলায় থাকা প্রত্যেক খেলোয়াড়ের হাত দিন; Bikash ও Chandra-এর হাত নেই।",
+    ),
+    (
+        "rules, options counted and listed",
+        posting("/api/v1/games", {**GAME, "options": {"jokers": 1, "wild": 2}}),
+        422,
+        "ঝ্যাপ-এ 'jokers' ও 'wild' নামে কোনো বিকল্প নেই।",
+    ),
+    (
+        "rules, a card code kept as typed",
+        posting(
+            "/api/v1/games/{game}/rounds",
+            lambda game: {
+                **hands(game, 1, 2, 3),
+                "hands": [
+                    {"player": player_ids(game)[0], "cards": ["zz"]},
+                    *hands(game, 1, 2, 3)["hands"][1:],
+                ],
+            },
+            token=True,
+        ),
+        422,
+        "Asha-এর 'zz' কোনো তাস নয়; আগে র‍্যাঙ্ক তারপর রং লিখুন, যেমন 10H, QS, বা জোকারের জন্য JK।",
+    ),
+    (
         "422, not an object",
         posting("/api/v1/games", [1]),
         422,
@@ -226,3 +273,34 @@ def test_a_rate_limit_is_said_in_the_language_asked_for(database_url: str) -> No
     assert answers[-1].json["error"]["message"] == (
         "धेरै अनुरोध भए: सीमा प्रति मिनेट 2 अनुरोध हो; अलिकति पर्खनुहोस्।"
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Round 2 no longer fits after this correction: asha has already left the game."),
+        (
+            "fil",
+            "Hindi na tugma ang round 2 pagkatapos ng pagtatamang ito: umalis na si asha sa laro.",
+        ),
+        ("bn", "এই সংশোধনের পরে রাউন্ড 2 আর মেলে না: asha আগেই খেলা ছেড়ে গেছে।"),
+        ("ne", "यो सच्याइपछि राउन्ड 2 अब मिल्दैन: ashaले पहिले नै खेल छोडिसक्यो।"),
+    ],
+)
+def test_a_sentence_continued_after_a_colon_keeps_a_name_as_typed(
+    app: Flask, language: str, said: str
+) -> None:
+    context = Message("Round {number} no longer fits after this correction", number=2)
+    reason = Message("{name} has already left the game.", name="asha")
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert localise(in_context(context, reason)) == said
+
+
+def test_a_sentence_continued_after_a_colon_starts_in_lower_case(app: Flask) -> None:
+    context = Message("The export's game cannot be set up")
+    reason = Message("The caller must be one of the players in this round.")
+    with app.test_request_context(headers={"Accept-Language": "fil"}):
+        assert localise(in_context(context, reason)) == (
+            "Hindi maihanda ang laro ng export: "
+            "ang tumawag ay dapat isa sa mga manlalaro sa round na ito."
+        )
