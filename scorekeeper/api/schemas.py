@@ -391,7 +391,13 @@ class ErrorDetailSchema(Schema):
 
     status = Integer(required=True)
     code = String(required=True)
-    message = String(required=True, metadata={"description": "One sentence for a person."})
+    message = String(
+        required=True,
+        metadata={
+            "description": "One sentence for a person, in the language of Accept-Language "
+            "(en, fil, bn or ne; English otherwise)."
+        },
+    )
     details = Dict(metadata={"description": "Field-by-field problems."})
 
 
