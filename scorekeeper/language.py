@@ -77,8 +77,8 @@ def _translated(message: Message) -> tuple[str, str]:
     params: dict[str, Any] = {}
     for name, value in message.params.items():
         said, said_from = _translated(value) if isinstance(value, Message) else (value, "")
-        if name in message.lowered and not said_from.startswith("{"):
-            said = said[:1].lower() + said[1:]
+        if name in message.lowered and not said_from.startswith("{") and said[1:2].islower():
+            said = said[:1].lower() + said[1:]  # a word, not a name or an acronym (JSON)
         params[name] = said
     said = template.format(**params) if params else template
     if message.capitalised:

@@ -15,6 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.errors import validation_message
 from scorekeeper.language import localise
 from scorekeeper.rules.words import Message, in_context
 
@@ -294,6 +295,20 @@ def test_a_sentence_continued_after_a_colon_keeps_a_name_as_typed(
     reason = Message("{name} has already left the game.", name="asha")
     with app.test_request_context(headers={"Accept-Language": language}):
         assert localise(in_context(context, reason)) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "The entry of round 1 must be a JSON object."),
+        ("fil", "Ang entry ng round 1 ay dapat JSON object."),
+        ("ne", "राउन्ड 1को प्रविष्टि JSON अब्जेक्ट हुनुपर्छ।"),
+    ],
+)
+def test_a_problem_after_a_field_keeps_an_acronym(app: Flask, language: str, said: str) -> None:
+    message = validation_message({"rounds": {"0": {"entry": ["Must be a JSON object."]}}})
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert localise(message) == said
 
 
 def test_a_sentence_continued_after_a_colon_starts_in_lower_case(app: Flask) -> None:
