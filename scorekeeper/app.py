@@ -11,6 +11,7 @@ from flask import Flask, Response, request
 from flask_cors import CORS
 
 from . import PROJECT_ROOT
+from .language import register_language
 from .logs import register_request_log
 from .security import RESPONSE_HEADERS
 from .settings import is_on
@@ -49,6 +50,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     register_request_log(app)  # first, so that its hook runs last and logs the final status
+    register_language(app)
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)

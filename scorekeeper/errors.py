@@ -6,12 +6,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Flask, Response, current_app, has_request_context, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from .domain import errors as domain
+from .language import localise
 from .rules import RoundConflict, RuleError
+from .rules.words import Message, count_of
 from .security import RESPONSE_HEADERS
 
 DOMAIN_ERRORS: dict[type[domain.DomainError], tuple[int, str]] = {
@@ -137,9 +139,12 @@ def error_response(
     details: Mapping[str, Any] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    """The one error body, as a response."""
+    """The one error body, as a response, its message in the request's language."""
+    if has_request_context():
+        message = localise(message)
     response = jsonify(error_body(status, code, message, details))
     response.status_code = status
+    response.vary.add("Accept-Language")
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
@@ -198,33 +203,56 @@ def first_problem(messages: Any, path: tuple[str, ...] = ()) -> tuple[tuple[str,
         return first_problem(value, path if key == "_schema" else (*path, str(key)))
     if isinstance(messages, list | tuple) and messages:
         return first_problem(messages[0], path)
-    return path, str(messages)
+    return path, messages if isinstance(messages, str) else str(messages)
 
 
-def field_label(path: tuple[str, ...]) -> str:
+def field_label(path: tuple[str, ...]) -> Message:
     """``("hands", "1", "total")`` as "the total of hand 2"."""
-    parts: list[str] = []
+    parts: list[Message] = []
     for previous, step in zip(("", *path), path, strict=False):
         if step.isdigit() and parts:
-            item = ITEM_WORDS.get(previous, "item {n} of " + parts[-1])
-            parts[-1] = item.format(n=int(step) + 1)
+            if previous in ITEM_WORDS:
+                parts[-1] = Message(ITEM_WORDS[previous], n=int(step) + 1)
+            else:
+                parts[-1] = Message("item {n} of {whole}", n=int(step) + 1, whole=parts[-1])
         elif step != "query":
-            parts.append(FIELD_WORDS.get(step, f'the field "{step}"'))
-    return " of ".join(reversed(parts)) or "the body"
+            parts.append(field_words(step))
+    if not parts:
+        return Message("the body")
+    label = parts[0]
+    for part in parts[1:]:
+        label = Message("{part} of {whole}", part=part, whole=label)
+    return label
+
+
+def field_words(name: str) -> Message:
+    """How a message names the field ``name`` of a request."""
+    if name in FIELD_WORDS:
+        return Message(FIELD_WORDS[name])
+    return Message('the field "{name}"', name=name)
 
 
 UNKNOWN_FIELD = "Is unknown; leave it out."
 """The problem of a field a request does not take (named as sent, not in words)."""
 
 
-def validation_message(messages: Any) -> str:
+def validation_message(messages: Any) -> Message:
     """One sentence for a validation failure: the field, then what is wrong with it."""
     path, problem = first_problem(messages)
     label = field_label(path)
     if problem == UNKNOWN_FIELD:
-        label = f'the field "{path[-1]}"' + (f" of {field_label(path[:-1])}" if path[:-1] else "")
+        label = Message('the field "{name}"', name=path[-1])
+        if path[:-1]:
+            label = Message("{part} of {whole}", part=label, whole=field_label(path[:-1]))
+    problem = problem if isinstance(problem, Message) else Message(problem)
     sentence = f"{label} {problem[:1].lower()}{problem[1:]}"
-    return sentence[:1].upper() + sentence[1:]
+    return Message.composed(
+        sentence[:1].upper() + sentence[1:],
+        "{field} {problem}",
+        {"field": label, "problem": problem},
+        lowered=("problem",),
+        capitalised=True,
+    )
 
 
 def handle_http_exception(error: HTTPException) -> Response:
@@ -240,23 +268,30 @@ def handle_http_exception(error: HTTPException) -> Response:
     if status == 413:
         limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"]
         size = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 2**10} KiB"
-        message = f"The request body is larger than {size}."
+        message = Message("The request body is larger than {size}.", size=size)
     if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
         headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
     if status == 429 and (limit := getattr(error, "limit", None)) is not None:
-        message = f"Too many requests: the limit is {describe_limit(limit.limit)}; wait a moment."
+        message = Message(
+            "Too many requests: the limit is {limit}; wait a moment.",
+            limit=describe_limit(limit.limit),
+        )
     response = error_response(status, code, message, details, headers)
     if status == 429 and (retry_after := getattr(error, "retry_after", None)):
         response.headers["Retry-After"] = str(retry_after)
     return response
 
 
-def describe_limit(limit: Any) -> str:
+def describe_limit(limit: Any) -> Message:
     """A rate limit (``limits``' item) in words: "120 requests a minute"."""
     amount, period, multiples = limit.amount, limit.GRANULARITY.name, limit.multiples
-    requests = "1 request" if amount == 1 else f"{amount} requests"
-    every = f"a {period}" if multiples == 1 else f"every {multiples} {period}s"
-    return f"{requests} {every}"
+    requests = count_of(amount, "request")
+    every = (
+        Message(f"a {period}")
+        if multiples == 1
+        else Message.counted(multiples, f"every {{count}} {period}", f"every {{count}} {period}s")
+    )
+    return Message("{requests} {every}", requests=requests, every=every)
 
 
 def register_errorhandlers(app: Flask) -> None:

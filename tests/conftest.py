@@ -23,8 +23,9 @@ from flask.testing import FlaskClient
 
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
+from scorekeeper.language import message_translated
 from tests.live_server import LiveServer
-from tests.message_checks import message_problems
+from tests.message_checks import message_problems, untranslated
 
 SERVER_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
@@ -112,8 +113,16 @@ def server(live_server: LiveServerFactory) -> LiveServer:
 
 
 def check_error_messages(app: Flask) -> list[str]:
-    """Collect what is wrong with every error message ``app`` answers (``message_checks``)."""
+    """Collect what is wrong with every error message ``app`` answers (``message_checks``).
+
+    That includes each message id (template) an error message is made of, in any
+    language, that a catalog lacks: every message the suite provokes is translated.
+    """
     found: list[str] = []
+
+    def translated(sender: Flask, template: str, plural: str | None) -> None:
+        if missing := untranslated(template):
+            found.append(f"{template!r}: not translated in {', '.join(missing)}")
 
     def check(sender: Flask, response: Response, **extra: Any) -> None:
         if response.status_code >= 400 and response.is_json and not response.is_streamed:
@@ -122,6 +131,7 @@ def check_error_messages(app: Flask) -> list[str]:
                 found.append(f"{error.get('message')!r}: {', '.join(problems)}")
 
     request_finished.connect(check, app, weak=False)
+    message_translated.connect(translated, app, weak=False)
     return found
 
 

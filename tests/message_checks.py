@@ -1,14 +1,24 @@
 """What no error message may be: a library's words, bad plurals, sentences nested in prefixes.
 
 ``tests/conftest.py`` runs :func:`message_problems` on every error body the
-suite's apps answer, so any test that provokes a badly worded error fails.
+suite's apps answer, so any test that provokes a badly worded error fails; and
+:func:`untranslated` on every message id (template) those errors are made of,
+so any test that provokes a message missing from a catalog fails too.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import Any
+
+from babel.messages.pofile import read_po
+
+from scorekeeper.language import LANGUAGES
+
+TRANSLATIONS = Path(__file__).parent.parent / "scorekeeper" / "translations"
 
 LIBRARY_PHRASES = (
     "Not a valid",
@@ -67,8 +77,31 @@ def message_problems(error: dict[str, Any]) -> list[str]:
         if phrase in text
     ]
     problems += [name for name, pattern in BAD_GRAMMAR.items() if pattern.search(message)]
-    if not message or (not message[0].isupper() and message[0].isalpha()):
+    if not message or message[0].islower():  # Bengali and Nepali letters have no case
         problems.append("does not start with a capital letter")
-    if not message.endswith((".", "!", "?")):
+    if not message.endswith((".", "!", "?", "।")):
         problems.append("does not end a sentence")
     return problems
+
+
+@cache
+def catalog(language: str) -> dict[str, tuple[str, ...]]:
+    """A catalog's translations by message id (a plural's by its singular), from its ``.po``."""
+    with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").open("rb") as file:
+        messages = read_po(file)
+    return {
+        message.id[0] if isinstance(message.id, list | tuple) else message.id: (
+            tuple(message.string) if isinstance(message.string, list | tuple) else (message.string,)
+        )
+        for message in messages
+        if message.id and not message.fuzzy
+    }
+
+
+def untranslated(template: str) -> list[str]:
+    """The languages whose catalog lacks ``template`` (with a translation for every form)."""
+    return [
+        language
+        for language in LANGUAGES
+        if language != "en" and not all(catalog(language).get(template, ("",)))
+    ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.message_checks import message_problems
+from tests.message_checks import message_problems, untranslated
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,9 @@ def test_library_words_in_details_are_caught():
 )
 def test_good_messages_pass(message):
     assert message_problems({"message": message}) == []
+
+
+def test_a_message_missing_from_a_catalog_is_caught():
+    assert untranslated("No catalog has this sentence.") == ["fil", "bn", "ne"]
+    assert untranslated("Is missing.") == []
+    assert untranslated("{count} card") == []

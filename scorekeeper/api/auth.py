@@ -10,6 +10,7 @@ from typing import Any, TypeVar, cast
 from flask import request
 
 from ..errors import Unauthorized
+from ..rules.words import Message
 
 View = TypeVar("View", bound=Callable[..., Any])
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}")
@@ -24,14 +25,14 @@ def bearer_token(owner: str = "game") -> str:
     challenge = {"WWW-Authenticate": 'Bearer realm="scorekeeper"'}
     if not header:
         raise Unauthorized(
-            f"This change needs the {owner}'s token: send Authorization: Bearer <token>.",
+            Message(f"This change needs the {owner}'s token: send Authorization: Bearer <token>."),
             headers=challenge,
         )
     scheme, _, token = header.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not _TOKEN.fullmatch(token):
         raise Unauthorized(
-            f"The Authorization header must be Bearer followed by the {owner}'s token.",
+            Message(f"The Authorization header must be Bearer followed by the {owner}'s token."),
             headers=challenge,
         )
     return token

@@ -12,6 +12,7 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..errors import BadRequest, Invalid, UnsupportedMediaType
+from ..rules.words import Message
 
 MAX_JSON_DEPTH = 64
 IMPORT_MAX_BYTES = {"api.import_game": 8 * 1024 * 1024, "api.import_table": 32 * 1024 * 1024}
@@ -39,7 +40,10 @@ def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(obj) != len(pairs):
         repeated = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
         raise BadRequest(
-            f"The field {json.dumps(repeated, ensure_ascii=False)} is given twice; give it once.",
+            Message(
+                "The field {name} is given twice; give it once.",
+                name=json.dumps(repeated, ensure_ascii=False),
+            ),
             {repeated: ["Given twice."]},
         )
     return obj
@@ -61,7 +65,9 @@ def _check_structure(value: Any) -> None:
                 raise BadRequest("The JSON holds a \\u escape that is not a character.") from None
         elif isinstance(item, dict | list):
             if depth > MAX_JSON_DEPTH:
-                raise BadRequest(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.")
+                raise BadRequest(
+                    Message("The JSON nests deeper than {depth} levels.", depth=MAX_JSON_DEPTH)
+                )
             children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children)
 
@@ -112,10 +118,16 @@ def parse_json_body() -> None:
     except UnicodeDecodeError:
         raise BadRequest("The request body is not UTF-8 text.") from None
     except RecursionError:
-        raise BadRequest(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.") from None
+        raise BadRequest(
+            Message("The JSON nests deeper than {depth} levels.", depth=MAX_JSON_DEPTH)
+        ) from None
     except json.JSONDecodeError as error:
         raise BadRequest(
-            f"The request body is not valid JSON (line {error.lineno}, column {error.colno})."
+            Message(
+                "The request body is not valid JSON (line {line}, column {column}).",
+                line=error.lineno,
+                column=error.colno,
+            )
         ) from None
     except ConstantNotJson:
         raise BadRequest(
@@ -126,15 +138,18 @@ def parse_json_body() -> None:
     if _may_need_structure_check(raw):
         _check_structure(body)
     if not isinstance(body, dict):
-        raise Invalid(f"Send a JSON object, not {JSON_KINDS.get(type(body), 'a number')}.")
+        kind = Message(JSON_KINDS.get(type(body), "a number"))
+        raise Invalid(Message("Send a JSON object, not {kind}.", kind=kind))
     g.json_body = body
 
 
 def _check_media_type() -> None:
     """415 unless the body is declared as JSON."""
     if request.mimetype != "application/json":
-        kind = request.mimetype or "a body without a Content-Type"
-        raise UnsupportedMediaType(f"Send the body as application/json, not {kind}.")
+        kind = request.mimetype or Message("a body without a Content-Type")
+        raise UnsupportedMediaType(
+            Message("Send the body as application/json, not {kind}.", kind=kind)
+        )
 
 
 def json_body() -> Any:

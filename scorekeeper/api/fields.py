@@ -13,6 +13,7 @@ from marshmallow import Schema, ValidationError, fields
 
 from ..errors import UNKNOWN_FIELD
 from ..names import normalise_name
+from ..rules.words import Message
 
 COMMON_PROBLEMS = {
     "required": "Is missing.",
@@ -102,9 +103,15 @@ class Name(String):
         if not self.min_length <= len(text) <= self.max_length:
             if self.min_length:
                 raise ValidationError(
-                    f"Must be a name of {self.min_length} to {self.max_length} characters."
+                    Message(
+                        "Must be a name of {min} to {max} characters.",
+                        min=self.min_length,
+                        max=self.max_length,
+                    )
                 )
-            raise ValidationError(f"Must be at most {self.max_length} characters long.")
+            raise ValidationError(
+                Message("Must be at most {max} characters long.", max=self.max_length)
+            )
         if not text.isprintable():
             raise ValidationError("Must use printable characters only.")
         return text

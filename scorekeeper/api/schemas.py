@@ -21,7 +21,7 @@ from ..domain.seats import SeatChange
 from ..errors import Invalid, validation_message
 from ..names import first_clash
 from ..rules import RULESETS
-from ..rules.words import in_context
+from ..rules.words import Message, in_context
 from .fields import Boolean, Dict, Integer, List, Name, Nested, RequestSchema, String
 from .rulesets import RULESET_SCHEMAS, ruleset_of_entry
 from .rulesets.base import NextRoundSchema
@@ -69,7 +69,10 @@ class GameCreateSchema(RequestSchema):
     def _unique_names(self, data: dict[str, Any], **kwargs: Any) -> None:
         if (clash := first_clash(data.get("players", []))) is not None:
             raise ValidationError(
-                f"Has the name {clash[1]} twice; give each player a different name.", "players"
+                Message(
+                    "Has the name {name} twice; give each player a different name.", name=clash[1]
+                ),
+                "players",
             )
 
 
@@ -96,7 +99,8 @@ class GamePatchSchema(RequestSchema):
         ids = [change["id"] for change in data.get("players", [])]
         if (twice := next((i for i in ids if ids.count(i) > 1), None)) is not None:
             raise ValidationError(
-                f"Has player {twice} twice; give each player's new name once.", "players"
+                Message("Has player {id} twice; give each player's new name once.", id=twice),
+                "players",
             )
 
 
@@ -296,7 +300,8 @@ def _seat_change(number: int, item: dict[str, Any]) -> dict[str, Any]:
         return exported_seat_change_schema.load(item["seat_change"])
     except ValidationError:
         raise Invalid(
-            f"Item {number} of the export is a malformed seat change.", code="invalid_import"
+            Message("Item {number} of the export is a malformed seat change.", number=number),
+            code="invalid_import",
         ) from None
 
 
@@ -361,7 +366,8 @@ class ExportSchema(RequestSchema):
                 entry = item["entry"] if is_change else entry_schema.load(item["entry"])
             except ValidationError:
                 raise Invalid(
-                    f"Round {number} of the export has a malformed entry.", code="invalid_import"
+                    Message("Round {number} of the export has a malformed entry.", number=number),
+                    code="invalid_import",
                 ) from None
             rounds.append(ExportedRound(item["number"], entry, item["round"]))
         roster_ids = {player["id"]: player.get("roster_id") for player in everyone}
@@ -385,7 +391,13 @@ class ErrorDetailSchema(Schema):
 
     status = Integer(required=True)
     code = String(required=True)
-    message = String(required=True, metadata={"description": "One sentence for a person."})
+    message = String(
+        required=True,
+        metadata={
+            "description": "One sentence for a person, in the language of Accept-Language "
+            "(en, fil, bn or ne; English otherwise)."
+        },
+    )
     details = Dict(metadata={"description": "Field-by-field problems."})
 
 

@@ -20,6 +20,7 @@ from ..domain.tables import ROSTER_LIMIT, TableChange, TableGameSetup, TableSetu
 from ..errors import Invalid
 from ..names import first_clash
 from ..rules import RULESETS
+from ..rules.words import Message
 from .fields import Dict, Integer, List, Name, Nested, RequestSchema, String
 from .schemas import (
     NAME_LENGTH,
@@ -37,7 +38,8 @@ def _unique_names(names: list[str], field_name: str) -> None:
     """A validation error if two of ``names`` are the same name."""
     if (clash := first_clash(names)) is not None:
         raise ValidationError(
-            f"Has the name {clash[1]} twice; give each player a different name.", field_name
+            Message("Has the name {name} twice; give each player a different name.", name=clash[1]),
+            field_name,
         )
 
 
@@ -50,7 +52,7 @@ class RosterSchema(List):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
         names = super()._deserialize(value, attr, data, **kwargs)
         if len(names) > ROSTER_LIMIT:
-            raise ValidationError(f"Must list at most {ROSTER_LIMIT} players.")
+            raise ValidationError(Message("Must list at most {limit} players.", limit=ROSTER_LIMIT))
         return names
 
 
@@ -81,7 +83,8 @@ class TablePatchSchema(RequestSchema):
         ids = [change["id"] for change in data.get("players", [])]
         if (twice := next((i for i in ids if ids.count(i) > 1), None)) is not None:
             raise ValidationError(
-                f"Has player {twice} twice; give each player's new name once.", "players"
+                Message("Has player {id} twice; give each player's new name once.", id=twice),
+                "players",
             )
         _unique_names(data.get("add_players", []), "add_players")
 
@@ -227,10 +230,12 @@ class TableExportSchema(RequestSchema):
             raise Invalid("The export's roster lists a player id twice.", code="invalid_import")
         if len(roster) > ROSTER_LIMIT:
             raise Invalid(
-                f"The export's roster has more than {ROSTER_LIMIT} players.", code="invalid_import"
+                Message("The export's roster has more than {limit} players.", limit=ROSTER_LIMIT),
+                code="invalid_import",
             )
         if (clash := first_clash([name for _, name in roster])) is not None:
             raise Invalid(
-                f"The export's roster has the name {clash[1]} twice.", code="invalid_import"
+                Message("The export's roster has the name {name} twice.", name=clash[1]),
+                code="invalid_import",
             )
         return ExportedTable(document["table"]["name"], roster, document["games"])

@@ -15,6 +15,7 @@ from ..models import Game, Player, Table, utcnow
 from ..names import first_clash
 from ..rules import GameState, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
+from ..rules.words import Message
 from ..security import hash_token, new_game_id, new_token, token_matches
 from .errors import GameNotFound, InvalidChange, WrongToken
 from .storage import find_game, touch_table, writing
@@ -213,14 +214,18 @@ def rename_game(game_id: str, token: str, change: GameChange) -> BoundGame:
         for player_id, name in change.player_names.items():
             if player_id not in players:
                 raise InvalidChange(
-                    f"Player {player_id} is not in this game.",
+                    Message("Player {id} is not in this game.", id=player_id),
                     {"players": [f"Player {player_id} is not in this game."]},
                 )
             names[player_id] = name
         if (clash := first_clash(list(names.values()))) is not None:
             earlier, later = clash
             raise InvalidChange(
-                f"The name {later} is the same as {earlier}; give each player a different name.",
+                Message(
+                    "The name {later} is the same as {earlier}; give each player a different name.",
+                    later=later,
+                    earlier=earlier,
+                ),
                 {"players": [f"{later} is the same name as {earlier}."]},
             )
         new_name = bound.game.name if change.name is None else change.name

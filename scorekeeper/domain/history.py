@@ -13,7 +13,7 @@ from ..extensions import db
 from ..models import Player, Round, utcnow
 from ..rules import GameState, RuleError, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
-from ..rules.words import in_context
+from ..rules.words import Message, in_context
 from ..serializers import (
     game_body,
     round_body,
@@ -152,8 +152,8 @@ def replay_export(exported: ExportedGame) -> ReplayedGame:
         raise InvalidImport(
             in_context("The export's game cannot be set up", error.message)
         ) from None
-    created_at = _time(exported.game.get("created_at"), "The export's game")
-    updated_at = _time(exported.game.get("updated_at"), "The export's game", "updated_at")
+    created_at = _time(exported.game.get("created_at"), Message("The export's game"))
+    updated_at = _time(exported.game.get("updated_at"), Message("The export's game"), "updated_at")
     replayed = _replay(rules, first_state, exported)
     _check_times_in_order(created_at, replayed)
     return ReplayedGame(exported, created_at, updated_at, replayed)
@@ -186,13 +186,15 @@ def _replay(rules: Ruleset, state: GameState, exported: ExportedGame) -> list[_R
     """Replay the export's history, checking each item and the final standing against it."""
     replayed = []
     for expected, item in enumerate(exported.rounds, start=1):
-        where = f"Round {expected} of the export"
+        where = Message("Round {number} of the export", number=expected)
         if item.number != expected:
-            raise InvalidImport(f"{where} is numbered {item.number}.")
+            raise InvalidImport(
+                Message("{where} is numbered {number}.", where=where, number=item.number)
+            )
         newcomer = None
         try:
             if item.is_seat_change:
-                where = f"Item {expected} of the export"
+                where = Message("Item {number} of the export", number=expected)
                 change = item.round["seat_change"]
                 if "join" in change:
                     join = change["join"]
@@ -205,11 +207,15 @@ def _replay(rules: Ruleset, state: GameState, exported: ExportedGame) -> list[_R
                 played = rules.play(state, rules.parse_entry(item.entry))
                 state, result = played.state, round_json(played.result)
         except RuleError as error:
-            raise InvalidImport(in_context(f"{where} does not replay", error.message)) from None
+            context = Message("{where} does not replay", where=where)
+            raise InvalidImport(in_context(context, error.message)) from None
         recorded = {key: value for key, value in item.round.items() if key != "created_at"}
         if result != recorded:
             raise InvalidImport(
-                f"{where} does not match its replay; the export was changed or is damaged."
+                Message(
+                    "{where} does not match its replay; the export was changed or is damaged.",
+                    where=where,
+                )
             )
         played_at = _time(item.round.get("created_at"), where)
         replayed.append(_Replayed(item.entry, result, state, played_at, newcomer))
@@ -217,7 +223,7 @@ def _replay(rules: Ruleset, state: GameState, exported: ExportedGame) -> list[_R
     return replayed
 
 
-def _time(value: Any, where: str, field_name: str = "created_at") -> datetime | None:
+def _time(value: Any, where: Message, field_name: str = "created_at") -> datetime | None:
     """An export's time in UTC; ``None`` if the export has none."""
     if value is None:
         return None
@@ -227,18 +233,29 @@ def _time(value: Any, where: str, field_name: str = "created_at") -> datetime | 
             return moment.astimezone(UTC)
     except (ValueError, OverflowError):  # not a time, or out of range once in UTC
         pass
-    raise InvalidImport(f"{where} has a {field_name} that is not a time like 2026-11-30T18:05:00Z.")
+    raise InvalidImport(
+        Message(
+            "{where} has a {field} that is not a time like 2026-11-30T18:05:00Z.",
+            where=where,
+            field=field_name,
+        )
+    )
 
 
 def _check_times_in_order(created_at: datetime | None, replayed: list[_Replayed]) -> None:
     """Refuse rounds played before the game was created, or before the round before them."""
-    previous, after_what = created_at, "the game was created"
+    previous, earlier = created_at, 0  # round 0: the game's creation
     for number, item in enumerate(replayed, start=1):
         if item.played_at is None:
             continue
         if previous is not None and item.played_at < previous:
-            raise InvalidImport(f"Round {number} of the export was played before {after_what}.")
-        previous, after_what = item.played_at, f"round {number}"
+            before = (
+                "Round {number} of the export was played before round {earlier}."
+                if earlier
+                else "Round {number} of the export was played before the game was created."
+            )
+            raise InvalidImport(Message(before, number=number, earlier=earlier))
+        previous, earlier = item.played_at, number
 
 
 def _check_final_standing(rules: Ruleset, state: GameState, exported: ExportedGame) -> None:
@@ -247,7 +264,7 @@ def _check_final_standing(rules: Ruleset, state: GameState, exported: ExportedGa
     final = {"rounds_played": state.rounds_played, **standing}
     for key, words in GAME_FIELD_WORDS.items():
         if final[key] != exported.game.get(key):
-            raise InvalidImport(f"The export's {words} not match its rounds.")
+            raise InvalidImport(Message(f"The export's {words} not match its rounds."))
     players = sorted(exported.game["players"], key=lambda player: player["seat"])
     for seat, player in enumerate(players):
         out = state.eliminated_in_round[seat]
@@ -259,7 +276,10 @@ def _check_final_standing(rules: Ruleset, state: GameState, exported: ExportedGa
         for key, words in PLAYER_FIELD_WORDS.items():
             if replayed[key] != player.get(key):
                 raise InvalidImport(
-                    f"{player['name']}'s {words} in the export does not match its rounds."
+                    Message(
+                        f"{{name}}'s {words} in the export does not match its rounds.",
+                        name=player["name"],
+                    )
                 )
 
 

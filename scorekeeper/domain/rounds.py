@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import IdempotencyKey, Round, utcnow
 from ..rules import GameState, RoundConflict, RuleError, Ruleset, get_ruleset
-from ..rules.words import in_context
+from ..rules.words import Message, in_context
 from ..serializers import game_body, round_body, round_json, seat_change_json
 from .errors import (
     GameOver,
@@ -100,8 +100,12 @@ def _play_next(
     expected = bound.state.last_number + 1
     if number is not None and number != expected:
         raise RoundTaken(
-            f"This is round {expected}, not round {number}; another phone may have recorded "
-            "that round first.",
+            Message(
+                "This is round {expected}, not round {number}; another phone may have recorded "
+                "that round first.",
+                expected=expected,
+                number=number,
+            ),
             {"number": [f"The next round is {expected}."]},
         )
     outcome = bound.rules.play(bound.state, bound.rules.parse_entry(entry))
@@ -133,7 +137,9 @@ def get_round(game_id: str, number: int) -> dict[str, Any]:
         ).first()
     if round_ is None:
         read_game(game_id)  # a 404 for the game itself comes first
-        raise RoundNotFound(f"Round {number} has not been played in this game.")
+        raise RoundNotFound(
+            Message("Round {number} has not been played in this game.", number=number)
+        )
     return round_body(round_.result, round_.created_at)
 
 
@@ -167,7 +173,10 @@ def correct_round(
         ).all()
         if is_seat_change(items[0].result):
             raise NotARound(
-                f"Number {number} is a seat change, not a round; undo it if it was a mistake."
+                Message(
+                    "Number {number} is a seat change, not a round; undo it if it was a mistake.",
+                    number=number,
+                )
             )
         rules, state = _state_before(bound, number)
         now = utcnow()
@@ -219,7 +228,10 @@ def _replay(
 def _no_longer_fits(number: int, error: RuleError) -> RoundConflict:
     """The conflict of a later round that a correction leaves unplayable."""
     return RoundConflict(
-        in_context(f"Round {number} no longer fits after this correction", error.message),
+        in_context(
+            Message("Round {number} no longer fits after this correction", number=number),
+            error.message,
+        ),
         {"round": number, **error.details},
     )
 
@@ -232,8 +244,12 @@ def undo_round(game_id: str, token: str, number: int) -> None:
         last = bound.state.last_number
         if number != last:
             raise NotTheLastRound(
-                f"Only the last round or seat change ({last}) can be undone; "
-                f"correct round {number} instead."
+                Message(
+                    "Only the last round or seat change ({last}) can be undone; "
+                    "correct round {number} instead.",
+                    last=last,
+                    number=number,
+                )
             )
         rules, previous = _state_before(bound, number)
         undone = db.session.scalars(
@@ -251,7 +267,11 @@ def _check_ruleset(bound: BoundGame, ruleset: str) -> None:
     if ruleset != bound.rules.name:
         other = get_ruleset(ruleset).title
         raise WrongRuleset(
-            f"This game is {bound.rules.title}, but the round was entered as {other}.",
+            Message(
+                "This game is {game}, but the round was entered as {other}.",
+                game=Message(bound.rules.title),
+                other=Message(other),
+            ),
             {"ruleset": [f"The game is {bound.rules.title}."]},
         )
 
@@ -259,7 +279,9 @@ def _check_ruleset(bound: BoundGame, ruleset: str) -> None:
 def _check_played(bound: BoundGame, number: int) -> None:
     """A ``RoundNotFound`` unless history item ``number`` has been recorded."""
     if not 1 <= number <= bound.state.last_number:
-        raise RoundNotFound(f"Round {number} has not been played in this game.")
+        raise RoundNotFound(
+            Message("Round {number} has not been played in this game.", number=number)
+        )
 
 
 def _state_before(bound: BoundGame, number: int) -> tuple[Ruleset, GameState]:

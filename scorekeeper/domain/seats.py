@@ -12,6 +12,7 @@ from ..names import first_clash
 from ..rules import GameState, Ruleset
 from ..rules import Player as SeatedPlayer
 from ..rules.base import SeatChangeOutcome
+from ..rules.words import Message
 from ..serializers import game_body, seat_change_json
 from .errors import GameOver, InvalidSeating, RoundTaken
 from .games import BoundGame, open_game
@@ -87,8 +88,12 @@ def change_seats(
         expected = bound.state.last_number + 1
         if change.number is not None and change.number != expected:
             raise RoundTaken(
-                f"The next number is {expected}, not {change.number}; another phone may have "
-                "recorded a round or seat change first.",
+                Message(
+                    "The next number is {expected}, not {number}; another phone may have "
+                    "recorded a round or seat change first.",
+                    expected=expected,
+                    number=change.number,
+                ),
                 {"number": [f"The next number is {expected}."]},
             )
         if change.leave is not None:
@@ -151,7 +156,11 @@ def _newcomer(bound: BoundGame, change: SeatChange) -> SeatedPlayer:
     names = [player.name for player in game.players if player.id in seated]
     if (clash := first_clash([*names, name])) is not None:
         raise InvalidSeating(
-            f"{clash[0]} is already in this game, so {name} cannot join it again.",
+            Message(
+                "{player} is already in this game, so {name} cannot join it again.",
+                player=clash[0],
+                name=name,
+            ),
             {"join": ["Already in this game."]},
         )
     player = Player(seat=len(game.players), name=name, roster_id=roster_id, joined=True)

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import Game, utcnow
-from ..rules.words import in_context
+from ..rules.words import Message, in_context
 from ..serializers import table_body, timestamp
 from .errors import InvalidImport
 from .history import ExportedGame, ReplayedGame, add_replayed, game_export, replay_export
@@ -60,12 +60,19 @@ def import_table(exported: ExportedTable) -> dict[str, Any]:
     for number, game in enumerate(exported.games, start=1):
         unknown = [i for i in game.roster_ids.values() if i is not None and i not in roster_ids]
         if unknown:
-            raise InvalidImport(f"Game {number} of the export seats a player not on its roster.")
+            raise InvalidImport(
+                Message(
+                    "Game {number} of the export seats a player not on its roster.", number=number
+                )
+            )
         try:
             replayed.append(replay_export(game))
         except InvalidImport as error:
             raise InvalidImport(
-                in_context(f"Game {number} of the export cannot be imported", error.message)
+                in_context(
+                    Message("Game {number} of the export cannot be imported", number=number),
+                    error.message,
+                )
             ) from None
     with writing():
         table, token = add_table(TableSetup(exported.name, [name for _, name in exported.roster]))

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..models import Game, Player, RosterPlayer, Table, utcnow
 from ..names import first_clash, name_key
+from ..rules.words import Message
 from ..security import hash_token, new_game_id, new_token, token_matches
 from ..serializers import game_body, table_body, table_game_json
 from .errors import InvalidChange, InvalidSeating, TableNotFound, WrongToken
@@ -125,7 +126,7 @@ def change_table(table_id: str, token: str, change: TableChange) -> dict[str, An
         for player_id, name in change.player_names.items():
             if player_id not in by_id:
                 raise InvalidChange(
-                    f"Player {player_id} is not on this table's roster.",
+                    Message("Player {id} is not on this table's roster.", id=player_id),
                     {"players": [f"Player {player_id} is not on the roster."]},
                 )
             names[player_id] = name
@@ -183,7 +184,7 @@ def seat_roster(table: Table, seats: Sequence[int | str]) -> list[RosterPlayer]:
         if isinstance(seat, int):
             if seat not in by_id:
                 raise InvalidSeating(
-                    f"Player {seat} is not on this table's roster.",
+                    Message("Player {id} is not on this table's roster.", id=seat),
                     {"players": {str(index): ["Not on the roster."]}},
                 )
             player = by_id[seat]
@@ -195,7 +196,7 @@ def seat_roster(table: Table, seats: Sequence[int | str]) -> list[RosterPlayer]:
             player = found
         if player in seated:
             raise InvalidSeating(
-                f"{player.name} is seated twice; give each player one seat.",
+                Message("{name} is seated twice; give each player one seat.", name=player.name),
                 {"players": {str(index): ["Seated twice."]}},
             )
         seated.append(player)
@@ -208,7 +209,10 @@ def _check_roster_size(table: Table) -> None:
     """An ``InvalidSeating`` if the roster has grown past its limit."""
     if len(table.roster) > ROSTER_LIMIT:
         raise InvalidSeating(
-            f"A table's roster holds at most {ROSTER_LIMIT} players; this one is full.",
+            Message(
+                "A table's roster holds at most {limit} players; this one is full.",
+                limit=ROSTER_LIMIT,
+            ),
             {"players": [f"At most {ROSTER_LIMIT} players on the roster."]},
         )
 
@@ -274,6 +278,10 @@ def _check_names(names: Sequence[str], field_name: str) -> None:
     if (clash := first_clash(list(names))) is not None:
         earlier, later = clash
         raise InvalidChange(
-            f"The name {later} is the same as {earlier}; give each player a different name.",
+            Message(
+                "The name {later} is the same as {earlier}; give each player a different name.",
+                later=later,
+                earlier=earlier,
+            ),
             {field_name: [f"{later} is the same name as {earlier}."]},
         )

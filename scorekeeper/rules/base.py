@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, Literal, Self, TypeVar
 
 from .errors import InvalidOptions, RuleError
-from .words import count_of, listed
+from .words import Message, count_of, listed
 
 
 @dataclass(frozen=True)
@@ -250,8 +250,13 @@ class Ruleset(ABC, Generic[Entry]):
         count = len(self.players)
         if not self.min_players <= count <= self.max_players:
             raise InvalidOptions(
-                f"{self.title} is played by {self.min_players} to {self.max_players} players, "
-                f"not {count}.",
+                Message(
+                    "{title} is played by {min} to {max} players, not {count}.",
+                    title=Message(self.title),
+                    min=self.min_players,
+                    max=self.max_players,
+                    count=count,
+                ),
                 {"players": [f"Give {self.min_players} to {self.max_players} players."]},
             )
         self.options = self._resolve_options(options or {})
@@ -302,7 +307,13 @@ class Ruleset(ABC, Generic[Entry]):
         if unknown and check:
             names = listed([repr(name) for name in unknown])
             raise InvalidOptions(
-                f"{self.title} has no {'option' if len(unknown) == 1 else 'options'} {names}.",
+                Message.counted(
+                    len(unknown),
+                    "{title} has no option {names}.",
+                    "{title} has no options {names}.",
+                    title=Message(self.title),
+                    names=names,
+                ),
                 {"options": {name: ["Unknown option."] for name in unknown}},
             )
         resolved = {name: spec.default_value(len(self.players)) for name, spec in specs.items()}
@@ -335,13 +346,21 @@ class Ruleset(ABC, Generic[Entry]):
             if value in spec.choices:
                 return None
             choices = listed(spec.choices, "or")
-            return f"The option {name} must be {choices}.", f"choose {choices}."
+            return (
+                Message("The option {name} must be {choices}.", name=name, choices=choices),
+                f"choose {choices}.",
+            )
         if spec.kind == "integer":
             assert minimum is not None and maximum is not None
             if is_integer(value) and minimum <= value <= maximum:
                 return None
             return (
-                f"The option {name} must be a whole number from {minimum} to {maximum}.",
+                Message(
+                    "The option {name} must be a whole number from {minimum} to {maximum}.",
+                    name=name,
+                    minimum=minimum,
+                    maximum=maximum,
+                ),
                 f"give a whole number from {minimum} to {maximum}.",
             )
         if spec.kind == "even_integers":
@@ -349,12 +368,18 @@ class Ruleset(ABC, Generic[Entry]):
             if not isinstance(value, list | tuple) or len(value) > spec.max_items:
                 at_most = count_of(spec.max_items, "score")
                 return (
-                    f"The option {name} must be a list of at most {at_most}.",
+                    Message(
+                        "The option {name} must be a list of at most {scores}.",
+                        name=name,
+                        scores=at_most,
+                    ),
                     f"give a list of at most {at_most}.",
                 )
             if len(set(v for v in value if is_integer(v))) != len(value):
                 return (
-                    f"The option {name} must list whole numbers, each only once.",
+                    Message(
+                        "The option {name} must list whole numbers, each only once.", name=name
+                    ),
                     "give distinct whole numbers.",
                 )
             if not any(v % 2 or not minimum <= v <= maximum for v in value):
@@ -366,16 +391,28 @@ class Ruleset(ABC, Generic[Entry]):
         """The problem of an even score out of range, for the few even scores allowed."""
         evens = [v for v in range(minimum, maximum + 1) if v % 2 == 0]
         if not evens:
-            because = f" when {spec.capped_by} is {maximum}" if spec.capped_by else ""
-            return f"The option {spec.name} must be an empty list{because}.", "give an empty list."
+            empty = "The option {name} must be an empty list."
+            if spec.capped_by:
+                empty = "The option {name} must be an empty list when {other} is {maximum}."
+            message = Message(empty, name=spec.name, other=spec.capped_by, maximum=maximum)
+            return message, "give an empty list."
         if len(evens) == 1:
             return (
-                f"The only score the option {spec.name} may list is {evens[0]}.",
+                Message(
+                    "The only score the option {name} may list is {score}.",
+                    name=spec.name,
+                    score=evens[0],
+                ),
                 f"the only score allowed is {evens[0]}.",
             )
         return (
-            f"Each score in the option {spec.name} must be an even number "
-            f"from {minimum} to {maximum}.",
+            Message(
+                "Each score in the option {name} must be an even number "
+                "from {minimum} to {maximum}.",
+                name=spec.name,
+                minimum=minimum,
+                maximum=maximum,
+            ),
             f"each score must be even and from {minimum} to {maximum}.",
         )
 
@@ -442,12 +479,24 @@ class Ruleset(ABC, Generic[Entry]):
         seats = f"a seat from 0 to {count - 1}"
         problems: dict[str, tuple[str, str]] = {}
         if not (is_integer(dealer) and 0 <= dealer < count):
-            problems["dealer"] = (f"The first dealer must be {seats}.", f"Give {seats}.")
+            dealer_seat = Message(
+                "The first dealer must be a seat from 0 to {last}.", last=count - 1
+            )
+            problems["dealer"] = (dealer_seat, f"Give {seats}.")
         if starter is not None and not self.chooses_starter:
             rule = f"In {self.title} the player at the dealer's left starts"
-            problems["starter"] = (f"{rule}, so leave out starter.", f"{rule}.")
+            problems["starter"] = (
+                Message(
+                    "In {title} the player at the dealer's left starts, so leave out starter.",
+                    title=Message(self.title),
+                ),
+                f"{rule}.",
+            )
         elif starter is not None and not (is_integer(starter) and 0 <= starter < count):
-            problems["starter"] = (f"The first starter must be {seats}.", f"Give {seats}.")
+            starter_seat = Message(
+                "The first starter must be a seat from 0 to {last}.", last=count - 1
+            )
+            problems["starter"] = (starter_seat, f"Give {seats}.")
         if problems:
             message, _ = next(iter(problems.values()))
             raise InvalidOptions(
@@ -516,24 +565,33 @@ class Ruleset(ABC, Generic[Entry]):
         """
         if state.finished:
             raise RuleError(
-                "The game is over, so no one can join it.", {"join": ["The game is over."]}
+                Message("The game is over, so no one can join it."),
+                {"join": ["The game is over."]},
             )
         after_seat = self.seat_of(after)
         if after_seat is None:
             raise RuleError(
-                f"Player {after} is not at this table, so no one can sit after them.",
+                Message(
+                    "Player {id} is not at this table, so no one can sit after them.", id=after
+                ),
                 {"join": {"after": ["Not a player in this game."]}},
             )
         if self.seat_of(newcomer.id) is not None:
             raise RuleError(
-                f"Player {newcomer.id} already has a seat in this game.",
+                Message("Player {id} already has a seat in this game.", id=newcomer.id),
                 {"join": {"player": ["Already in this game."]}},
             )
         active = state.active_seats()
         if len(active) >= self.max_players:
             raise RuleError(
-                f"{self.title} is played by at most {self.max_players} players and "
-                f"{len(active)} are still in the game, so {newcomer.name} cannot join.",
+                Message(
+                    "{title} is played by at most {max} players and "
+                    "{count} are still in the game, so {name} cannot join.",
+                    title=Message(self.title),
+                    max=self.max_players,
+                    count=len(active),
+                    name=newcomer.name,
+                ),
                 {"join": [f"At most {self.max_players} players may be in the game."]},
             )
         at = after_seat + 1
@@ -583,15 +641,22 @@ class Ruleset(ABC, Generic[Entry]):
         seat = self.seat_of(player)
         if seat is None:
             raise RuleError(
-                f"Player {player} is not at this table.", {"leave": ["Not a player in this game."]}
+                Message("Player {id} is not at this table.", id=player),
+                {"leave": ["Not a player in this game."]},
             )
         name = self.name_of(seat)
         if state.left[seat]:
-            raise RuleError(f"{name} has already left the game.", {"leave": ["Already left."]})
+            raise RuleError(
+                Message("{name} has already left the game.", name=name),
+                {"leave": ["Already left."]},
+            )
         if not state.is_active(seat):
             raise RuleError(
-                f"{name} was eliminated in round {state.eliminated_in_round[seat]} "
-                "and is already out of the game.",
+                Message(
+                    "{name} was eliminated in round {round} and is already out of the game.",
+                    name=name,
+                    round=state.eliminated_in_round[seat],
+                ),
                 {"leave": ["Eliminated."]},
             )
         gone = replace(
@@ -647,34 +712,39 @@ class Ruleset(ABC, Generic[Entry]):
             seat = self.seat_of(player_id)
             if seat is None:
                 raise RuleError(
-                    f"Player {player_id} is not at this table.",
+                    Message("Player {id} is not at this table.", id=player_id),
                     _player_problem(field_name, index, "Not a player in this game."),
                 )
             if state.left[seat]:
                 raise RuleError(
-                    f"{self.name_of(seat)} has left the game and takes no part.",
+                    Message("{name} has left the game and takes no part.", name=self.name_of(seat)),
                     _player_problem(field_name, index, "Left the game."),
                 )
             if not state.is_active(seat):
                 raise RuleError(
-                    f"{self.name_of(seat)} was eliminated in round "
-                    f"{state.eliminated_in_round[seat]} and takes no part.",
+                    Message(
+                        "{name} was eliminated in round {round} and takes no part.",
+                        name=self.name_of(seat),
+                        round=state.eliminated_in_round[seat],
+                    ),
                     _player_problem(field_name, index, "Eliminated."),
                 )
             if seat in seats:
                 raise RuleError(
-                    f"{self.name_of(seat)} has two {noun}s in this round.",
+                    Message(f"{{name}} has two {noun}s in this round.", name=self.name_of(seat)),
                     _player_problem(field_name, index, "Listed twice."),
                 )
             seats.append(seat)
         missing = [self.name_of(seat) for seat in state.active_seats() if seat not in seats]
         if missing:
             if len(missing) == 1:
-                which = f"{missing[0]}'s {noun} is missing"
+                which = Message(f"{{name}}'s {noun} is missing", name=missing[0])
             else:
-                which = f"the {noun}s of {listed(missing)} are missing"
+                which = Message(f"the {noun}s of {{names}} are missing", names=listed(missing))
             raise RuleError(
-                f"Give a {noun} for every player still in the game; {which}.",
+                Message(
+                    f"Give a {noun} for every player still in the game; {{which}}.", which=which
+                ),
                 {field_name: [f"Missing: {', '.join(missing)}."]},
             )
         return seats

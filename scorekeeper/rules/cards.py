@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .errors import RuleError
+from .words import Message
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
@@ -14,7 +15,7 @@ JOKER = "JK"
 _SUIT_ALIASES = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _RANK_ALIASES = {rank: rank for rank in RANKS} | {"T": "10"}
 _JOKER_ALIASES = {"JK", "X", "JOKER"}
-CARD_CODE_HINT = "write the rank then the suit, like 10H, QS or JK for a joker"
+CARD_CODE_HINT = Message("write the rank then the suit, like 10H, QS or JK for a joker")
 
 
 @dataclass(frozen=True, order=True)
@@ -77,4 +78,4 @@ def _parse_card_text(code: str) -> Card:
 
 def _not_a_card(code: object) -> RuleError:
     """The error for a code that names no card."""
-    return RuleError(f"{code!r} is not a card; {CARD_CODE_HINT}.")
+    return RuleError(Message("{code!r} is not a card; {hint}.", code=code, hint=CARD_CODE_HINT))

@@ -8,8 +8,10 @@ from typing import Any
 class RuleError(ValueError):
     """A round entry, option or setup that the rules do not allow.
 
-    ``message`` is one sentence a person at the table understands; ``details``
-    maps the offending field to its problems, as validation errors do.
+    ``message`` is one sentence a person at the table understands, in English:
+    a :class:`~scorekeeper.rules.words.Message` when it has names or numbers in
+    it, so that the HTTP edge can say it in the request's language; ``details``
+    maps the offending field to its problems (in English), as validation errors do.
     """
 
     code = "invalid_round"

@@ -18,7 +18,7 @@ from .base import (
 )
 from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
-from .words import count_of
+from .words import Message, count_of
 
 MAX_HAND_CARDS = 5
 MAX_HAND_TOTAL = 50
@@ -229,14 +229,20 @@ class Jhyap(Ruleset[JhyapEntry]):
             if (hand.total is None) == (hand.cards is None):
                 raise fail(
                     index,
-                    f"Give {name}'s hand as a total or as cards, not both or neither.",
+                    Message(
+                        "Give {name}'s hand as a total or as cards, not both or neither.", name=name
+                    ),
                     "Give total or cards.",
                 )
             if hand.total is not None:
                 if not is_integer(hand.total) or not 0 <= hand.total <= MAX_HAND_TOTAL:
                     raise fail(
                         index,
-                        f"{name}'s hand total must be a whole number from 0 to {MAX_HAND_TOTAL}.",
+                        Message(
+                            "{name}'s hand total must be a whole number from 0 to {max}.",
+                            name=name,
+                            max=MAX_HAND_TOTAL,
+                        ),
                         f"Must be from 0 to {MAX_HAND_TOTAL}.",
                     )
                 totals[seat] = hand.total
@@ -245,8 +251,12 @@ class Jhyap(Ruleset[JhyapEntry]):
             if not 1 <= len(hand.cards) <= MAX_HAND_CARDS:
                 raise fail(
                     index,
-                    f"A hand holds 1 to {MAX_HAND_CARDS} cards, "
-                    f"but {name}'s has {count_of(len(hand.cards), 'card')}.",
+                    Message(
+                        "A hand holds 1 to {max} cards, but {name}'s has {cards}.",
+                        max=MAX_HAND_CARDS,
+                        name=name,
+                        cards=count_of(len(hand.cards), "card"),
+                    ),
                     f"Give 1 to {MAX_HAND_CARDS} cards.",
                     "cards",
                 )
@@ -257,7 +267,12 @@ class Jhyap(Ruleset[JhyapEntry]):
                 except RuleError:
                     raise fail(
                         index,
-                        f"{name}'s card {code!r} is not a card; {CARD_CODE_HINT}.",
+                        Message(
+                            "{name}'s card {code!r} is not a card; {hint}.",
+                            name=name,
+                            code=code,
+                            hint=CARD_CODE_HINT,
+                        ),
                         "Not a card code.",
                         "cards",
                     ) from None
@@ -275,8 +290,16 @@ class Jhyap(Ruleset[JhyapEntry]):
             if count > allowed:
                 what = "jokers" if code == "JK" else f"copies of {code}"
                 deck_words = "one deck holds" if decks == 1 else f"{decks} decks hold"
+                held = "one deck holds" if decks == 1 else "{decks} decks hold"
+                had = "{count} jokers" if code == "JK" else "{count} copies of {code}"
                 raise RuleError(
-                    f"The round has {count} {what}, but {deck_words} only {allowed}.",
+                    Message(
+                        f"The round has {had}, but {held} only {{allowed}}.",
+                        count=count,
+                        code=code,
+                        decks=decks,
+                        allowed=allowed,
+                    ),
                     {"hands": [f"Too many {what} for {deck_words.rsplit(' ', 1)[0]}."]},
                 )
 
@@ -285,14 +308,18 @@ class Jhyap(Ruleset[JhyapEntry]):
         caller = self.seat_of(caller_id)
         if caller is None or caller not in seats:
             raise RuleError(
-                "The caller must be one of the players in this round.",
+                Message("The caller must be one of the players in this round."),
                 {"caller": ["Not a player in this round."]},
             )
         limit = self.options["call_limit"]
         if totals[caller] > limit:
             raise RuleError(
-                f"{self.name_of(caller)} called Jhyap with {count_of(totals[caller], 'point')}; "
-                f"the call limit is {limit}.",
+                Message(
+                    "{name} called Jhyap with {points}; the call limit is {limit}.",
+                    name=self.name_of(caller),
+                    points=count_of(totals[caller], "point"),
+                    limit=limit,
+                ),
                 {"caller": [f"Over the call limit of {limit}."]},
             )
         return caller

@@ -6,7 +6,7 @@ from .base import Ruleset
 from .errors import UnknownRuleset
 from .jhyap import Jhyap
 from .twenty_two import TwentyTwo
-from .words import listed
+from .words import Message, listed
 
 RULESETS: dict[str, type[Ruleset]] = {"jhyap": Jhyap, "twenty-two": TwentyTwo}
 
@@ -18,5 +18,6 @@ def get_ruleset(name: str) -> type[Ruleset]:
     except (KeyError, TypeError):
         names = listed(list(RULESETS), "or")
         raise UnknownRuleset(
-            f"There is no ruleset {name!r}; choose {names}.", {"ruleset": [f"Choose {names}."]}
+            Message("There is no ruleset {name!r}; choose {names}.", name=name, names=names),
+            {"ruleset": [f"Choose {names}."]},
         ) from None

@@ -17,6 +17,7 @@ from .base import (
 )
 from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
+from .words import Message
 
 DECK_SIZE = 52
 
@@ -272,25 +273,42 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             except RuleError:
                 raise fail(
                     index,
-                    f"{name}'s card {play.card!r} is not a card; {CARD_CODE_HINT}.",
+                    Message(
+                        "{name}'s card {code!r} is not a card; {hint}.",
+                        name=name,
+                        code=play.card,
+                        hint=CARD_CODE_HINT,
+                    ),
                     "Not a card code.",
                 ) from None
             if card.is_joker:
                 raise fail(
-                    index, f"{name} played a joker, but Twenty Two has no jokers.", "No jokers."
+                    index,
+                    Message("{name} played a joker, but Twenty Two has no jokers.", name=name),
+                    "No jokers.",
                 )
             if card.code in seen:
                 raise fail(
                     index,
-                    f"{card.code} was played twice, by {self.name_of(seen[card.code])} and {name}; "
-                    "a deck has one of each card.",
+                    Message(
+                        "{code} was played twice, by {first} and {second}; "
+                        "a deck has one of each card.",
+                        code=card.code,
+                        first=self.name_of(seen[card.code]),
+                        second=name,
+                    ),
                     "Already in this trick.",
                 )
             if card.code in kept:
                 owner = self.name_of(kept[card.code])
                 raise fail(
                     index,
-                    f"{card.code} is in {owner}'s score pile, so {name} cannot have played it.",
+                    Message(
+                        "{code} is in {owner}'s score pile, so {name} cannot have played it.",
+                        code=card.code,
+                        owner=owner,
+                        name=name,
+                    ),
                     f"Kept by {owner}.",
                 )
             seen[card.code] = seat
