@@ -24,7 +24,7 @@ from ..rules import RULESETS
 from ..rules.words import in_context
 from .fields import Boolean, Dict, Integer, List, Name, Nested, RequestSchema, String
 from .rulesets import RULESET_SCHEMAS, ruleset_of_entry
-from .rulesets.base import NextRoundSchema
+from .rulesets.base import NextRoundSchema, StandingSchema
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
@@ -213,6 +213,37 @@ class GameSchema(Schema):
     winners = List(Integer(), required=True)
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
+
+
+class SeatChangeJoinSchema(Schema):
+    """A join as the game's history shows it: the newcomer, whom they sit after, their score."""
+
+    player = Integer(required=True, metadata={"description": "The newcomer's player id."})
+    name = String(required=True)
+    after = Integer(required=True, metadata={"description": "The id of the player sat after."})
+    score = Integer(required=True, metadata={"description": "The score the newcomer starts on."})
+
+
+class SeatChangeLeaveSchema(Schema):
+    """A leave as the game's history shows it."""
+
+    player = Integer(required=True, metadata={"description": "The id of the player who left."})
+
+
+class SeatChangeDetailSchema(Schema):
+    """A join or a leave."""
+
+    join = Nested(SeatChangeJoinSchema)
+    leave = Nested(SeatChangeLeaveSchema)
+
+
+class SeatChangeItemSchema(Schema):
+    """A seat change in the game's history, numbered with its rounds."""
+
+    number = Integer(required=True)
+    seat_change = Nested(SeatChangeDetailSchema, required=True)
+    game = Nested(StandingSchema, required=True)
+    created_at = fields.DateTime(required=True)
 
 
 class CreatedGameSchema(GameSchema):
