@@ -215,6 +215,12 @@ class GameSchema(Schema):
     updated_at = fields.DateTime(required=True)
 
 
+class DryRunGameSchema(GameSchema):
+    """The Game as a seat change would leave it, on a dry run."""
+
+    dry_run = Boolean(required=True, metadata={"description": "Always true: nothing was stored."})
+
+
 class SeatChangeJoinSchema(Schema):
     """A join as the game's history shows it: the newcomer, whom they sit after, their score."""
 

@@ -21,6 +21,7 @@ from .limits import game_creations, round_writes, token_failures
 from .rulesets import one_of
 from .schemas import (
     CreatedGameSchema,
+    DryRunGameSchema,
     DryRunQuerySchema,
     EntryBodySchema,
     ExportSchema,
@@ -276,7 +277,7 @@ def undo_round(game_id: str, number: int) -> Response:
 @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY_PARAMETER, DRY_RUN_PARAMETER])
 @blp.response(201, GameSchema, headers=LOCATION)
 @blp.alt_response(
-    200, schema=GameSchema, description="Dry run: the game as it would be.", success=True
+    200, schema=DryRunGameSchema, description="Dry run: the game as it would be.", success=True
 )
 def change_seats(change: seats.SeatChange, query: dict[str, Any], game_id: str) -> Response:
     """Seat a newcomer or let a player leave, between rounds."""

@@ -142,6 +142,11 @@ def test_a_history_with_seat_changes_conforms_to_the_spec(table, client, committ
     )
     assert joined.status_code == 201, joined.json
     assert_conforms(committed, rounds_path.replace("rounds", "seats"), "post", joined)
+    dry_run = client.post(
+        f"{table.url}/seats?dry_run=true", json={"leave": table.players[1]}, headers=table.auth
+    )
+    assert dry_run.status_code == 200 and dry_run.json["dry_run"] is True
+    assert_conforms(committed, rounds_path.replace("rounds", "seats"), "post", dry_run)
     left = client.post(f"{table.url}/seats", json={"leave": table.players[1]}, headers=table.auth)
     assert left.status_code == 201, left.json
     history = client.get(f"{table.url}/rounds")
