@@ -279,6 +279,7 @@ def undo_round(game_id: str, number: int) -> Response:
 @blp.alt_response(
     200, schema=DryRunGameSchema, description="Dry run: the game as it would be.", success=True
 )
+@blp.doc(responses={201: {"links": links.CHANGED_SEATS}})
 def change_seats(change: seats.SeatChange, query: dict[str, Any], game_id: str) -> Response:
     """Seat a newcomer or let a player leave, between rounds."""
     key, dry_run = idempotency_key(), query["dry_run"]
