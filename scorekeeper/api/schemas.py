@@ -131,7 +131,8 @@ class JoinSchema(RequestSchema):
     @validates_schema
     def _name_or_player(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("name" in data) == ("player" in data):
-            raise ValidationError("Give the newcomer's name or their roster id, not both.", "name")
+            # Of the whole join: "The newcomer needs ..."
+            raise ValidationError("Needs a name or a roster player id, one of the two.")
 
 
 class SeatChangeBodySchema(RequestSchema):
@@ -147,7 +148,11 @@ class SeatChangeBodySchema(RequestSchema):
     @validates_schema
     def _join_or_leave(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("join" in data) == ("leave" in data):
-            raise ValidationError("Give join or leave, one of the two.", "join")
+            # Of the whole body, so in a sentence of its own (not after a field's name).
+            raise Invalid(
+                "Give join (a newcomer) or leave (a player who leaves), one of the two.",
+                {"join": ["Give join or leave, one of the two."]},
+            )
 
     @post_load
     def _change(self, data: dict[str, Any], **kwargs: Any) -> SeatChange:
