@@ -52,6 +52,8 @@ BAD_GRAMMAR = {
     ),
     "a field-name prefix": re.compile(r"^(Option \w+|The first \w+|[a-z_\[\]0-9.]+):"),
     "two sentences": re.compile(r"[a-z][.!?] [A-Z]"),
+    # "The newcomer give join or leave": a problem worded as an order, after the field's name.
+    "an order after a field's name": re.compile(r'^The [a-z _"]+? (give|send) '),
 }
 
 

@@ -20,6 +20,8 @@ from tests.message_checks import message_problems, untranslated
         "Bad request. Try again.",
         "no capital letter.",
         "No full stop",
+        "The newcomer give join or leave, one of the two.",
+        "The name of the newcomer give the newcomer's name or their roster id, not both.",
     ],
 )
 def test_bad_messages_are_caught(message):
@@ -43,6 +45,8 @@ def test_library_words_in_details_are_caught():
         "Round 2 no longer fits after this correction: Bikash was eliminated in round 1.",
         "Jhyap is played by 2 to 5 players, not 1.",
         "10S is in Asha's score pile, so Bikash cannot have played it.",
+        "The newcomer needs a name or a roster player id, one of the two.",
+        "The list of players has the name Asha twice; give each player a different name.",
     ],
 )
 def test_good_messages_pass(message):

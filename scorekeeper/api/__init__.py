@@ -8,7 +8,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from ..errors import handle_http_exception
-from .schemas import ErrorSchema
+from .schemas import ErrorSchema, SeatChangeItemSchema
 
 
 class ScorekeeperApi(Api):
@@ -61,6 +61,7 @@ def register_api(app: Flask) -> None:
                 "RoundPost": schemas.round_post,
             }
             api.spec.components.schema(f"{schemas.component}{kind}", schema=schema[kind])
+    api.spec.components.schema("SeatChangeItem", schema=SeatChangeItemSchema)
     api.spec.components.security_scheme(
         "bearerAuth",
         {

@@ -24,7 +24,7 @@ from ..rules import RULESETS
 from ..rules.words import Message, in_context
 from .fields import Boolean, Dict, Integer, List, Name, Nested, RequestSchema, String
 from .rulesets import RULESET_SCHEMAS, ruleset_of_entry
-from .rulesets.base import NextRoundSchema
+from .rulesets.base import NextRoundSchema, StandingSchema
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
@@ -135,7 +135,8 @@ class JoinSchema(RequestSchema):
     @validates_schema
     def _name_or_player(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("name" in data) == ("player" in data):
-            raise ValidationError("Give the newcomer's name or their roster id, not both.", "name")
+            # Of the whole join: "The newcomer needs ..."
+            raise ValidationError("Needs a name or a roster player id, one of the two.")
 
 
 class SeatChangeBodySchema(RequestSchema):
@@ -151,7 +152,11 @@ class SeatChangeBodySchema(RequestSchema):
     @validates_schema
     def _join_or_leave(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("join" in data) == ("leave" in data):
-            raise ValidationError("Give join or leave, one of the two.", "join")
+            # Of the whole body, so in a sentence of its own (not after a field's name).
+            raise Invalid(
+                "Give join (a newcomer) or leave (a player who leaves), one of the two.",
+                {"join": ["Give join or leave, one of the two."]},
+            )
 
     @post_load
     def _change(self, data: dict[str, Any], **kwargs: Any) -> SeatChange:
@@ -217,6 +222,43 @@ class GameSchema(Schema):
     winners = List(Integer(), required=True)
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
+
+
+class DryRunGameSchema(GameSchema):
+    """The Game as a seat change would leave it, on a dry run."""
+
+    dry_run = Boolean(required=True, metadata={"description": "Always true: nothing was stored."})
+
+
+class SeatChangeJoinSchema(Schema):
+    """A join as the game's history shows it: the newcomer, whom they sit after, their score."""
+
+    player = Integer(required=True, metadata={"description": "The newcomer's player id."})
+    name = String(required=True)
+    after = Integer(required=True, metadata={"description": "The id of the player sat after."})
+    score = Integer(required=True, metadata={"description": "The score the newcomer starts on."})
+
+
+class SeatChangeLeaveSchema(Schema):
+    """A leave as the game's history shows it."""
+
+    player = Integer(required=True, metadata={"description": "The id of the player who left."})
+
+
+class SeatChangeDetailSchema(Schema):
+    """A join or a leave."""
+
+    join = Nested(SeatChangeJoinSchema)
+    leave = Nested(SeatChangeLeaveSchema)
+
+
+class SeatChangeItemSchema(Schema):
+    """A seat change in the game's history, numbered with its rounds."""
+
+    number = Integer(required=True)
+    seat_change = Nested(SeatChangeDetailSchema, required=True)
+    game = Nested(StandingSchema, required=True)
+    created_at = fields.DateTime(required=True)
 
 
 class CreatedGameSchema(GameSchema):

@@ -8,6 +8,7 @@ from flask import Response, request, url_for
 
 from ..domain import table_history, tables
 from ..domain.rounds import request_hash
+from . import links
 from .auth import bearer_token, token_first
 from .body import json_body
 from .limits import game_creations, token_failures
@@ -48,6 +49,7 @@ def key_and_fingerprint() -> tuple[str | None, str]:
 @blp.arguments(TableCreateSchema)
 @blp.doc(parameters=[IDEMPOTENCY_KEY_PARAMETER])
 @blp.response(201, CreatedTableSchema, headers=LOCATION)
+@blp.doc(responses={201: {"links": links.CREATED_TABLE}})
 def create_table(setup: tables.TableSetup) -> Response:
     """Create a table of friends."""
     key, fingerprint = key_and_fingerprint()
@@ -93,6 +95,7 @@ def delete_table(table_id: str) -> Response:
 @blp.arguments(TableGameCreateSchema)
 @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
+@blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
 def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Response:
     """Create a game at the table, from roster players or new names."""
     key, fingerprint = key_and_fingerprint()
@@ -107,6 +110,7 @@ def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Respons
 @token_failures
 @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
+@blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
 def rematch(game_id: str) -> Response:
     """Start a new game with the same players, seats, options and table."""
     key, fingerprint = key_and_fingerprint()
@@ -116,6 +120,7 @@ def rematch(game_id: str) -> Response:
 
 @blp.route("/tables/<gameid:table_id>/export", methods=["GET"])
 @blp.response(200, TableExportSchema)
+@blp.doc(responses={200: {"links": links.EXPORTED_TABLE}})
 def export_table(table_id: str) -> Response:
     """Export the table: its roster and every game."""
     response = answer(table_history.export_table(table_id))
@@ -129,6 +134,7 @@ def export_table(table_id: str) -> Response:
 @game_creations
 @blp.arguments(TableExportSchema)
 @blp.response(201, CreatedTableSchema, headers=LOCATION)
+@blp.doc(responses={201: {"links": links.CREATED_TABLE}})
 def import_table(exported: table_history.ExportedTable) -> Response:
     """Create a table by replaying an export of one."""
     body = table_history.import_table(exported)

@@ -21,6 +21,7 @@ from .limits import game_creations, round_writes, token_failures
 from .rulesets import one_of
 from .schemas import (
     CreatedGameSchema,
+    DryRunGameSchema,
     DryRunQuerySchema,
     EntryBodySchema,
     ExportSchema,
@@ -49,6 +50,10 @@ ENTRY_BODY = {
     "content": {"application/json": {"schema": one_of("Entry")}},
 }
 ROUND_RESPONSE = one_of("Round")
+HISTORY_ITEM = {
+    "oneOf": [*ROUND_RESPONSE["oneOf"], {"$ref": "#/components/schemas/SeatChangeItem"}]
+}
+"""A round, or a seat change: the items of a game's history."""
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 NO_CONTENT = {"204": {"description": "Done; no body."}}
 IDEMPOTENCY_KEY_PARAMETER = {
@@ -217,19 +222,19 @@ def record_round(body: dict[str, Any], query: dict[str, Any], game_id: str) -> R
     200,
     {
         "type": "object",
-        "properties": {"rounds": {"type": "array", "items": ROUND_RESPONSE}},
+        "properties": {"rounds": {"type": "array", "items": HISTORY_ITEM}},
         "required": ["rounds"],
     },
 )
 def list_rounds(game_id: str) -> Response:
-    """List the rounds played."""
+    """List the game's history: its rounds and seat changes, in number order."""
     return answer({"rounds": rounds.list_rounds(game_id)})
 
 
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["GET"])
-@blp.response(200, ROUND_RESPONSE)
+@blp.response(200, HISTORY_ITEM)
 def get_round(game_id: str, number: int) -> Response:
-    """Read one round."""
+    """Read one round or seat change."""
     return answer(rounds.get_round(game_id, number))
 
 
@@ -272,8 +277,9 @@ def undo_round(game_id: str, number: int) -> Response:
 @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY_PARAMETER, DRY_RUN_PARAMETER])
 @blp.response(201, GameSchema, headers=LOCATION)
 @blp.alt_response(
-    200, schema=GameSchema, description="Dry run: the game as it would be.", success=True
+    200, schema=DryRunGameSchema, description="Dry run: the game as it would be.", success=True
 )
+@blp.doc(responses={201: {"links": links.CHANGED_SEATS}})
 def change_seats(change: seats.SeatChange, query: dict[str, Any], game_id: str) -> Response:
     """Seat a newcomer or let a player leave, between rounds."""
     key, dry_run = idempotency_key(), query["dry_run"]

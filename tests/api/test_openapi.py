@@ -128,3 +128,31 @@ def test_responses_conform_to_the_spec(table, client, committed, ruleset):
         assert_conforms(
             committed, "/api/v1/games" + ("/{game_id}" if method == "get" else ""), method, response
         )
+
+
+@pytest.mark.parametrize("ruleset", ["jhyap", "twenty-two"])
+def test_a_history_with_seat_changes_conforms_to_the_spec(table, client, committed, ruleset):
+    """Joins and leaves are items of the history: the spec documents them there too."""
+    rounds_path = "/api/v1/games/{game_id}/rounds"
+    table.create(ruleset=ruleset, starter=None if ruleset == "twenty-two" else 1)
+    joined = client.post(
+        f"{table.url}/seats",
+        json={"join": {"name": "Dev", "after": table.players[0]}},
+        headers=table.auth,
+    )
+    assert joined.status_code == 201, joined.json
+    assert_conforms(committed, rounds_path.replace("rounds", "seats"), "post", joined)
+    dry_run = client.post(
+        f"{table.url}/seats?dry_run=true", json={"leave": table.players[1]}, headers=table.auth
+    )
+    assert dry_run.status_code == 200 and dry_run.json["dry_run"] is True
+    assert_conforms(committed, rounds_path.replace("rounds", "seats"), "post", dry_run)
+    left = client.post(f"{table.url}/seats", json={"leave": table.players[1]}, headers=table.auth)
+    assert left.status_code == 201, left.json
+    history = client.get(f"{table.url}/rounds")
+    assert [sorted(item["seat_change"]) for item in history.json["rounds"]] == [["join"], ["leave"]]
+    assert_conforms(committed, rounds_path, "get", history)
+    for number in (1, 2):
+        item = client.get(f"{table.url}/rounds/{number}")
+        assert item.status_code == 200
+        assert_conforms(committed, rounds_path + "/{number}", "get", item)

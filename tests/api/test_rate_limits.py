@@ -155,3 +155,64 @@ def test_a_429_says_the_limit_in_words(limited_client):
         "Too many requests: the limit is 3 requests a minute; wait a moment."
     )
     assert response.headers["X-RateLimit-Remaining"] == "0"
+
+
+def test_tables_games_at_tables_rematches_and_imports_spend_the_game_creation_limit(
+    limited_client,
+):
+    client = limited_client
+    table = client.post("/api/v1/tables", json={"name": "Crew", "players": ["Asha", "Bikash"]})
+    assert table.status_code == 201
+    assert (table.headers["X-RateLimit-Limit"], table.headers["X-RateLimit-Remaining"]) == (
+        "3",
+        "2",
+    )
+    auth = {"Authorization": f"Bearer {table.json['token']}"}
+    roster = [player["id"] for player in table.json["players"]]
+    games = f"/api/v1/tables/{table.json['id']}/games"
+    game = client.post(games, json={"ruleset": "jhyap", "players": roster}, headers=auth)
+    assert game.status_code == 201 and game.headers["X-RateLimit-Remaining"] == "1"
+    rematch = f"/api/v1/games/{game.json['id']}/rematch"
+    assert client.post(rematch, headers=auth).status_code == 201
+    export = client.get(f"/api/v1/tables/{table.json['id']}/export").json  # reads spend nothing
+
+    # All three spent the one count of creations, which every creating POST now finds spent.
+    refused = [
+        create(client),
+        client.post("/api/v1/tables", json={"name": "Another crew"}),
+        client.post(games, json={"ruleset": "jhyap", "players": roster}, headers=auth),
+        client.post(rematch, headers=auth),
+        client.post("/api/v1/tables/import", json=export),
+    ]
+    assert [response.status_code for response in refused] == [429] * 5
+    assert {response.headers["X-RateLimit-Limit"] for response in refused} == {"3"}
+    assert len(client.get(f"/api/v1/tables/{table.json['id']}").json["games"]) == 2
+
+
+def test_seat_changes_spend_the_games_round_writes(limited_client):
+    game = create(limited_client).json
+    url = f"/api/v1/games/{game['id']}"
+    auth = {"Authorization": f"Bearer {game['token']}"}
+    asha = game["players"][0]["id"]
+
+    joined = limited_client.post(
+        f"{url}/seats", json={"join": {"name": "Dev", "after": asha}}, headers=auth
+    )
+    assert joined.status_code == 201
+    assert (joined.headers["X-RateLimit-Limit"], joined.headers["X-RateLimit-Remaining"]) == (
+        "2",
+        "1",
+    )  # ROUND_WRITE_LIMIT
+    assert limited_client.delete(f"{url}/rounds/1", headers=auth).status_code == 204  # the undo
+    refused = limited_client.post(f"{url}/seats", json={"leave": asha}, headers=auth)
+    assert refused.status_code == 429
+    other = create(limited_client).json  # another game's round writes are its own
+    other_auth = {"Authorization": f"Bearer {other['token']}"}
+    leave = {"leave": other["players"][0]["id"]}
+    assert (
+        limited_client.post(
+            f"/api/v1/games/{other['id']}/seats", json=leave, headers=other_auth
+        ).status_code
+        == 201
+    )
+    assert [p["name"] for p in limited_client.get(url).json["players"]] == ["Asha", "Bikash"]
