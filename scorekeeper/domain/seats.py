@@ -143,7 +143,9 @@ def _newcomer(bound: BoundGame, change: SeatChange) -> SeatedPlayer:
                 "This game is not played at a table, so give the newcomer's name, not a player id.",
                 {"join": {"player": ["Only at a table; give a name."]}},
             )
-        table = find_table(game.table_id)
+        # Locked (after the game, as every write takes them): two games of the table seating
+        # the same new name at once add one roster player, not two.
+        table = find_table(game.table_id, lock=True)
         seat = change.join_roster_id if change.join_roster_id is not None else name
         assert seat is not None
         roster_player = seat_roster(table, [seat])[0]
