@@ -11,7 +11,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from .domain import errors as domain
-from .language import localise
+from .language import localise, select_language
 from .rules import RoundConflict, RuleError
 from .rules.words import Message, count_of
 from .security import RESPONSE_HEADERS
@@ -140,11 +140,13 @@ def error_response(
     headers: Mapping[str, str] | None = None,
 ) -> Response:
     """The one error body, as a response, its message in the request's language."""
+    language = "en"
     if has_request_context():
-        message = localise(message)
+        message, language = localise(message), select_language()
     response = jsonify(error_body(status, code, message, details))
     response.status_code = status
     response.vary.add("Accept-Language")
+    response.headers["Content-Language"] = language
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

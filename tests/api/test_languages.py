@@ -319,3 +319,9 @@ def test_a_sentence_continued_after_a_colon_starts_in_lower_case(app: Flask) -> 
             "Hindi maihanda ang laro ng export: "
             "ang tumawag ay dapat isa sa mga manlalaro sa round na ito."
         )
+
+
+def test_an_error_says_which_language_it_is_written_in(client):
+    bengali = client.get("/api/v1/games/" + "x" * 22, headers={"Accept-Language": "bn, en;q=0.5"})
+    assert bengali.headers["Content-Language"] == "bn"
+    assert client.get("/api/v1/games/" + "x" * 22).headers["Content-Language"] == "en"

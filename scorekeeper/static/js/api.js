@@ -1,5 +1,7 @@
 // The public API (/api/v1), and nothing else.
 
+import { language } from "./i18n.js";
+
 export const BASE = "/api/v1";
 
 export class ApiError extends Error {
@@ -10,13 +12,16 @@ export class ApiError extends Error {
     this.code = error.code || "error";
     this.details = error.details || {};
     this.retryAfter = Number(headers && headers.get("Retry-After")) || 0;
+    this.language = (headers && headers.get("Content-Language")) || "en";
   }
 }
 
 export class NetworkError extends Error {}
 
 export async function request(method, path, { body, token, headers = {}, raw = false } = {}) {
-  const init = { method, headers: { Accept: "application/json", ...headers }, cache: "no-store" };
+  // The service writes its error messages in the page's language.
+  const accept = { Accept: "application/json", "Accept-Language": language() };
+  const init = { method, headers: { ...accept, ...headers }, cache: "no-store" };
   if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";

@@ -50,7 +50,9 @@ function failedItem(gameId, entry, gameName) {
         ? t("pending_taken", { number, game: gameName })
         : t("pending_failed", { number, game: gameName }),
     ),
-    entry.error ? h("p", { class: "detail", lang: "en" }, entry.error.message) : null,
+    entry.error
+      ? h("p", { class: "detail", lang: entry.error.language || "en" }, entry.error.message)
+      : null,
     h(
       "div",
       { class: "row" },

@@ -77,7 +77,8 @@ export async function send(gameId) {
       current.state = "failed";
       // taken: another phone recorded this round's number first (the 409 names the next one).
       const taken = error.status === 409 && Boolean(error.details && error.details.number);
-      current.error = { status: error.status, code: error.code, message: error.message, taken };
+      const { status, code, message, language } = error;
+      current.error = { status, code, message, language, taken };
       store.setPending(gameId, current);
       emit({ type: "failed", gameId, error });
     } else {

@@ -44,21 +44,21 @@ export function errorText(error) {
   if (error instanceof ApiError) {
     // A correction that clashes with a later round: the service names the round and player.
     if (error.status === 409 && error.details && error.details.round !== undefined) {
-      return { line: error.message, detail: null, lang: "en" };
+      return { line: error.message, detail: null, lang: error.language };
     }
     const key = ERROR_KEYS[error.status] || (error.status === 422 ? "err_422" : "err_generic");
-    return { line: t(key), detail: error.message };
+    return { line: t(key), detail: error.message, detailLang: error.language };
   }
   return { line: t("err_generic"), detail: String(error && error.message) };
 }
 
 export function errorBox(error, key = "error") {
-  const { line, detail, lang } = errorText(error);
+  const { line, detail, lang, detailLang } = errorText(error);
   return h(
     "div",
     { class: "error", role: "alert", "data-testid": key },
     h("p", { lang: lang || null }, line),
-    detail ? h("p", { class: "detail", lang: "en" }, detail) : null,
+    detail ? h("p", { class: "detail", lang: detailLang || null }, detail) : null,
   );
 }
 

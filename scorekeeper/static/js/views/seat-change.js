@@ -76,12 +76,12 @@ async function joinPreview() {
     shown = t("join_preview", { name: player.name, n: player.score, after: where });
   } catch (error) {
     if (!(error instanceof ApiError)) return; // offline: Confirm says so, keeping the entry
-    const { line, detail } = errorText(error);
+    const { line, detail, detailLang } = errorText(error);
     shown = h(
       "span",
       { class: "field-error" },
       line,
-      detail ? [" ", h("span", { lang: "en" }, detail)] : null,
+      detail ? [" ", h("span", { lang: detailLang || null }, detail)] : null,
     );
   }
   const box = document.getElementById("join-preview");
