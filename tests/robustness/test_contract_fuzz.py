@@ -14,12 +14,22 @@ WSGI app in this process, on the test database (SQLite, or PostgreSQL when
 - never carry a stack trace, SQL, or a file path (``no_leaks`` below).
 
 Path values are real some of the time: a ``flatmap_case`` hook points the
-generated request at one of the games this test created, with its own token,
-another game's token, or the generated one, and swaps generated player ids
-for that game's players, so that the fuzzer reaches the rules and storage
-rather than stopping at 404 and 401. ``test_stateful_links`` then follows the
-spec's OpenAPI links (create a game, record rounds with its id and token,
-correct, undo, export, import the export...) in random sequences.
+generated request at one of the games this test created (three on their own,
+two at a table, one with a join and a leave in its history), with its own
+token, its table's, another game's, or the generated one, and swaps generated
+player ids for that game's players; a table's path gets one of two real
+tables, with its token, a token of a game at it (which does not open the
+table), another table's, or the generated one. Bodies fit the target some of
+the time (a round, a seat change, a game of the table's roster players, a
+rename), and imports get real exports now and then, so that the fuzzer
+reaches the rules and storage rather than stopping at 404, 401 and 422.
+
+``test_stateful_links`` then follows the spec's OpenAPI links (create a game,
+record rounds with its id and token, correct, undo, seat changes, rematch,
+export, import the export...) in random sequences, and
+``test_stateful_table_links`` walks the tables' links alone: create a table,
+read it, a game at it, rounds, a join and a leave, a rematch, export, import,
+delete.
 
 Left out, each for a stated reason below: ``positive_data_acceptance`` (a
 schema-valid body may break a rule: 422 is right), unknown query parameters
