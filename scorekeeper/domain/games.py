@@ -210,24 +210,12 @@ def rename_game(game_id: str, token: str, change: GameChange) -> BoundGame:
     with writing():
         bound = open_game(game_id, token)
         players = {player.id: player for player in bound.game.players}
-        names = {player_id: player.name for player_id, player in players.items()}
-        for player_id, name in change.player_names.items():
-            if player_id not in players:
-                raise InvalidChange(
-                    Message("Player {id} is not in this game.", id=player_id),
-                    {"players": [f"Player {player_id} is not in this game."]},
-                )
-            names[player_id] = name
-        if (clash := first_clash(list(names.values()))) is not None:
-            earlier, later = clash
-            raise InvalidChange(
-                Message(
-                    "The name {later} is the same as {earlier}; give each player a different name.",
-                    later=later,
-                    earlier=earlier,
-                ),
-                {"players": [f"{later} is the same name as {earlier}."]},
-            )
+        names = renamed(
+            {player_id: player.name for player_id, player in players.items()},
+            change.player_names,
+            Message("Player {id} is not in this game."),
+        )
+        check_distinct(list(names.values()))
         new_name = bound.game.name if change.name is None else change.name
         if new_name != bound.game.name or any(players[i].name != n for i, n in names.items()):
             bound.game.name = new_name
@@ -236,6 +224,33 @@ def rename_game(game_id: str, token: str, change: GameChange) -> BoundGame:
             bound.game.touch()  # only a real change: watching phones keep their ETag
             touch_table(bound.game.table_id)
     return BoundGame.of(bound.game)
+
+
+def renamed(
+    current: Mapping[int, str], changes: Mapping[int, str], unknown: Message
+) -> dict[int, str]:
+    """The names by id after ``changes``; ``unknown`` (naming an ``{id}``) if one is not there."""
+    names = dict(current)
+    for player_id, name in changes.items():
+        if player_id not in names:
+            problem = Message(unknown.template, id=player_id)
+            raise InvalidChange(problem, {"players": [str(problem)]})
+        names[player_id] = name
+    return names
+
+
+def check_distinct(names: Sequence[str], field_name: str = "players") -> None:
+    """An ``InvalidChange`` if two of ``names`` are the same name."""
+    if (clash := first_clash(list(names))) is not None:
+        earlier, later = clash
+        raise InvalidChange(
+            Message(
+                "The name {later} is the same as {earlier}; give each player a different name.",
+                later=later,
+                earlier=earlier,
+            ),
+            {field_name: [f"{later} is the same name as {earlier}."]},
+        )
 
 
 def delete_game(game_id: str, token: str) -> None:

@@ -10,12 +10,12 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import Game, Player, RosterPlayer, Table, utcnow
-from ..names import first_clash, name_key
+from ..names import name_key
 from ..rules.words import Message
 from ..security import hash_token, new_game_id, new_token, token_matches
 from ..serializers import game_body, table_body, table_game_json
-from .errors import InvalidChange, InvalidSeating, TableNotFound, WrongToken
-from .games import BoundGame, GameSetup, add_game, open_game
+from .errors import InvalidSeating, TableNotFound, WrongToken
+from .games import BoundGame, GameSetup, add_game, check_distinct, open_game, renamed
 from .replays import create_once
 from .standings import standings
 from .storage import find_table, reading_one_snapshot, touch_table, writing
@@ -122,18 +122,15 @@ def change_table(table_id: str, token: str, change: TableChange) -> dict[str, An
     with writing():
         table = open_table(table_id, token)
         by_id = {player.id: player for player in table.roster}
-        names = {player_id: player.name for player_id, player in by_id.items()}
-        for player_id, name in change.player_names.items():
-            if player_id not in by_id:
-                raise InvalidChange(
-                    Message("Player {id} is not on this table's roster.", id=player_id),
-                    {"players": [f"Player {player_id} is not on the roster."]},
-                )
-            names[player_id] = name
-        _check_names([*names.values(), *change.new_players], "players")
+        names = renamed(
+            {player_id: player.name for player_id, player in by_id.items()},
+            change.player_names,
+            Message("Player {id} is not on this table's roster."),
+        )
+        check_distinct([*names.values(), *change.new_players])
         new_name = table.name if change.name is None else change.name
-        renamed = any(by_id[i].name != name for i, name in names.items())
-        if new_name != table.name or renamed or change.new_players:
+        names_changed = any(by_id[i].name != name for i, name in names.items())
+        if new_name != table.name or names_changed or change.new_players:
             table.name = new_name
             for player_id, name in names.items():
                 by_id[player_id].name = name
@@ -281,17 +278,3 @@ def _by_id(player: Player) -> int:
 def _created_game(bound: BoundGame, token: str) -> dict[str, Any]:
     """A new game's answer: the Game with its token."""
     return {**game_body(bound.game, bound.rules, bound.state), "token": token}
-
-
-def _check_names(names: Sequence[str], field_name: str) -> None:
-    """An ``InvalidChange`` if two of ``names`` are the same name."""
-    if (clash := first_clash(list(names))) is not None:
-        earlier, later = clash
-        raise InvalidChange(
-            Message(
-                "The name {later} is the same as {earlier}; give each player a different name.",
-                later=later,
-                earlier=earlier,
-            ),
-            {field_name: [f"{later} is the same name as {earlier}."]},
-        )
