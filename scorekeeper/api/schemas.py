@@ -347,18 +347,26 @@ def _seat_change(number: int, item: dict[str, Any]) -> dict[str, Any]:
         ) from None
 
 
-class ExportSchema(RequestSchema):
-    """A whole game that replays exactly."""
+def export_format(name: str) -> String:
+    """The ``format`` field of an export document: exactly ``name``."""
+    return String(required=True, validate=validate.Equal(name, error=f"Must be {name}."))
+
+
+class ExportDocumentSchema(RequestSchema):
+    """What every export document has: its version and when it was made (fields it lacks are
+    ignored, since exports may gain fields)."""
 
     class Meta:
         unknown = EXCLUDE
 
-    format = String(
-        required=True,
-        validate=validate.Equal("scorekeeper.game", error="Must be scorekeeper.game."),
-    )
     version = Integer(required=True, validate=validate.Equal(1, error="Must be 1."))
     exported_at = String()
+
+
+class ExportSchema(ExportDocumentSchema):
+    """A whole game that replays exactly."""
+
+    format = export_format("scorekeeper.game")
     game = Nested(ExportedGameSchema, required=True)
     rounds = List(Nested(ExportedRoundSchema), required=True)
 

@@ -10,7 +10,6 @@ from marshmallow import (
     ValidationError,
     fields,
     post_load,
-    validate,
     validates_schema,
 )
 
@@ -25,9 +24,11 @@ from .fields import Dict, Integer, List, Name, Nested, RequestSchema, String
 from .schemas import (
     NAME_LENGTH,
     RULESET_CHOICE,
+    ExportDocumentSchema,
     ExportSchema,
     GameCreateSchema,
     PlayerRenameSchema,
+    export_format,
 )
 
 TABLE_NAME_LENGTH = 80
@@ -206,18 +207,10 @@ class ExportedTableSchema(RequestSchema):
     players = List(Nested(ExportedRosterPlayerSchema), required=True)
 
 
-class TableExportSchema(RequestSchema):
+class TableExportSchema(ExportDocumentSchema):
     """A whole table that replays exactly: its roster and every game's export."""
 
-    class Meta:
-        unknown = EXCLUDE
-
-    format = String(
-        required=True,
-        validate=validate.Equal("scorekeeper.table", error="Must be scorekeeper.table."),
-    )
-    version = Integer(required=True, validate=validate.Equal(1, error="Must be 1."))
-    exported_at = String()
+    format = export_format("scorekeeper.table")
     table = Nested(ExportedTableSchema, required=True)
     games = List(Nested(ExportSchema), required=True)
 
