@@ -49,13 +49,7 @@ def create_game(
         page.select_option("#dealer", str(dealer))
     if starter is not None:
         page.select_option("#starter", str(starter))
-    if options:
-        page.locator("details.options summary").click()
-        for option, value in options.items():
-            page.fill(f"#opt-{option}", value)
-    page.get_by_test_id("start-game").click()
-    expect(page.locator("[data-testid=players]")).to_be_visible()
-    return page.url.split("#/game/")[1].split("/")[0]
+    return start_game(page, options)
 
 
 def scores(page: Any) -> dict[str, str]:
@@ -219,13 +213,7 @@ def table_game(
         page.get_by_test_id("roster-chip").filter(has_text=name).click()
     if dealer is not None:
         page.select_option("#dealer", str(dealer))
-    if options:
-        page.locator("details.options summary").click()
-        for option, value in options.items():
-            page.fill(f"#opt-{option}", value)
-    page.get_by_test_id("start-game").click()
-    expect(page.locator("[data-testid=players]")).to_be_visible()
-    return page.url.split("#/game/")[1].split("/")[0]
+    return start_game(page, options)
 
 
 def standings(page: Any) -> dict[str, dict[str, str]]:
@@ -247,3 +235,14 @@ def standings(page: Any) -> dict[str, dict[str, str]]:
             figures[figure.get_attribute("data-figure")] = f"{won}/{value}" if won else value
         found[row.get_attribute("data-player")] = figures
     return found
+
+
+def start_game(page: Any, options: Mapping[str, str] | None) -> str:
+    """Fill in the new-game form's options, start the game; return its id."""
+    if options:
+        page.locator("details.options summary").click()
+        for option, value in options.items():
+            page.fill(f"#opt-{option}", value)
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+    return page.url.split("#/game/")[1].split("/")[0]
