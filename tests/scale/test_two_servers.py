@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from tests.live_server import LiveServer
-from tests.scale.conftest import Game
+from tests.scale.conftest import REDIS_URL, Game
 from tests.scale.postgres import PrivatePostgres
 
 pytestmark = pytest.mark.server
@@ -67,10 +67,13 @@ def test_one_idempotency_key_sent_to_both_servers_at_once_records_one_round(pair
         assert server.rounds(game.id) == acknowledged
 
 
-def test_a_games_120_writes_a_minute_hold_across_both_servers_together(pair: Pair) -> None:
+def test_a_games_120_writes_a_minute_hold_across_both_servers_together(
+    pair: Pair, redis_prefix: str
+) -> None:
     game = Game(pair[0])
     statuses, remaining = [], []
-    for number in range(1, 121):  # write n goes to server n % 2: 60 to each
+    # Write n goes to server n % 2, 60 to each, all within the minute the first one opens.
+    for number in range(1, 121):
         response = game.post(pair[number % 2], number)
         statuses.append(response.status_code)
         remaining.append(int(response.headers["X-RateLimit-Remaining"]))
@@ -87,6 +90,13 @@ def test_a_games_120_writes_a_minute_hold_across_both_servers_together(pair: Pai
     assert [round_["number"] for round_ in before] == list(range(1, 121))
     for server in pair:
         assert server.rounds(game.id) == before
+    # The one count is the game's key in Redis, under the run's prefix.
+    import redis  # the redis_prefix fixture skipped the test if it is missing
+
+    counters = redis.Redis.from_url(REDIS_URL)
+    keys = [key.decode() for key in counters.scan_iter(match=f"*/{redis_prefix}/{game.id}:*")]
+    counters.close()
+    assert len(keys) == 1 and "/round-writes/120/1/minute" in keys[0], keys
 
 
 def test_killing_one_server_loses_no_acknowledged_round_and_the_other_keeps_serving(
