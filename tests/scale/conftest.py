@@ -1,6 +1,6 @@
 """Two app servers, as if on two machines, in front of one PostgreSQL and one Redis.
 
-The PostgreSQL is a cluster of this module's own (``postgres.py``), so that a test may
+The PostgreSQL is a cluster of these tests' own (``postgres.py``), so that a test may
 restart it; the app's tables are in a schema made for the run, as in the rest of the suite.
 The servers share the rate-limit counters in Redis (``SCOREKEEPER_TEST_REDIS_URL``,
 ``redis://127.0.0.1:6379/0`` unless set) under a key prefix of the run's own, deleted
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 import requests
@@ -25,7 +25,7 @@ from tests.scale.postgres import PrivatePostgres, postgres_binaries
 REDIS_URL = os.environ.get("SCOREKEEPER_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 PLAYERS = ["Asha", "Bikash", "Chandra"]
 # A Jhyap game that never ends: no halving, a limit far above the hands of 0 and 1 point.
-ENDLESS = {"elimination_limit": 10000, "halve_at": []}
+ENDLESS: dict[str, Any] = {"elimination_limit": 10000, "halve_at": []}
 
 
 def missing(reason: str) -> None:
@@ -35,9 +35,9 @@ def missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def postgres() -> Iterator[PrivatePostgres]:
-    """A PostgreSQL cluster of the module's own, running."""
+    """A PostgreSQL cluster of the scale-out tests' own, running."""
     binaries = postgres_binaries()
     if binaries is None:
         missing("PostgreSQL's binaries are not under /usr/lib/postgresql/*/bin")
@@ -50,7 +50,7 @@ def postgres() -> Iterator[PrivatePostgres]:
         cluster.remove()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def redis_prefix() -> Iterator[str]:
     """A key prefix of the run's own in the test Redis; its keys are deleted afterwards."""
     try:
@@ -100,10 +100,16 @@ def pair(
                 server.stop()
 
 
+class Reachable(Protocol):
+    """A server, or the proxy in front of the servers: what has an address."""
+
+    url: str
+
+
 class Game:
     """A game of three that never ends, played by sending rounds to one server or another."""
 
-    def __init__(self, server: LiveServer) -> None:
+    def __init__(self, server: Reachable) -> None:
         response = requests.post(
             f"{server.url}/api/v1/games",
             json={
@@ -128,7 +134,7 @@ class Game:
         return {"caller": caller, "hands": hands, "number": number}
 
     def post(
-        self, server: LiveServer, number: int, key: str | None = None, timeout: float = 10
+        self, server: Reachable, number: int, key: str | None = None, timeout: float = 10
     ) -> requests.Response:
         """Send round ``number`` to ``server``, with ``key`` as its ``Idempotency-Key``."""
         headers = {**self.auth, **({"Idempotency-Key": key} if key else {})}
