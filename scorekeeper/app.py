@@ -27,6 +27,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         RATE_LIMITS="on",
         RATE_LIMIT_STORAGE_URI="memory://",
+        RATE_LIMIT_KEY_PREFIX="",
         GAME_CREATE_LIMIT="60/minute",
         ROUND_WRITE_LIMIT="120/minute",
         TOKEN_FAILURE_LIMIT="30/minute",
@@ -75,6 +76,7 @@ def configure_database(app: Flask) -> None:
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     app.config["RATELIMIT_ENABLED"] = is_on(app.config, "RATE_LIMITS")
     app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]
+    app.config["RATELIMIT_KEY_PREFIX"] = app.config["RATE_LIMIT_KEY_PREFIX"]
     app.config["RATELIMIT_HEADERS_ENABLED"] = False  # api/limit_headers.py writes them
 
 

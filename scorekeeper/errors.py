@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Flask, Response, current_app, has_request_context, jsonify, request
 from marshmallow import ValidationError
+from psycopg import OperationalError as PostgresOperationalError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 
 from .domain import errors as domain
@@ -98,7 +100,16 @@ HTTP_CODES = {
     422: ("invalid_request", "The request has invalid fields."),
     429: ("too_many_requests", "Too many requests; wait a moment and try again."),
     500: ("internal_error", "Something went wrong on our side; nothing was changed."),
+    503: (
+        "service_unavailable",
+        "The database is not answering; nothing was changed, so try again in a moment.",
+    ),
 }
+DATABASE_RETRY_AFTER = "2"
+"""Seconds a client should wait before resending while the database is not answering."""
+POSTGRES_UNREACHABLE_STATES = frozenset({"57P01", "57P02", "57P03"})
+"""PostgreSQL's "terminating connection" (admin or crash shutdown) and "cannot connect now"
+(starting up or shutting down); class ``08`` is every other connection exception."""
 
 
 SERVER_CODES = {
@@ -296,6 +307,22 @@ def describe_limit(limit: Any) -> Message:
     return Message("{requests} {every}", requests=requests, every=every)
 
 
+def database_unreachable(error: DBAPIError) -> bool:
+    """Whether ``error`` is the database server not answering, rather than a statement failing.
+
+    SQLAlchemy marks a connection that broke during a statement ``connection_invalidated``
+    (and discards it); psycopg raises a connection failure without an SQLSTATE, or with one of
+    class 08 or 57P0x. SQLite's errors (such as "database is locked") are none of these.
+    """
+    if error.connection_invalidated:
+        return True
+    original = error.orig
+    if not isinstance(original, PostgresOperationalError):
+        return False
+    state = original.sqlstate
+    return state is None or state.startswith("08") or state in POSTGRES_UNREACHABLE_STATES
+
+
 def register_errorhandlers(app: Flask) -> None:
     """Answer every error with the one JSON body."""
 
@@ -325,6 +352,19 @@ def register_errorhandlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_exception(error: HTTPException) -> Response:
         return handle_http_exception(error)
+
+    @app.errorhandler(DBAPIError)
+    def database_error(error: DBAPIError) -> Response:
+        if not database_unreachable(error):
+            return unexpected(error)
+        reason = (str(error.orig).strip().splitlines() or [""])[0]
+        app.logger.warning(
+            "The database is not answering (%s: %s); answered 503",
+            type(error.orig).__name__,
+            reason,
+        )
+        code, message = HTTP_CODES[503]
+        return error_response(503, code, message, headers={"Retry-After": DATABASE_RETRY_AFTER})
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:

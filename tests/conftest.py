@@ -31,18 +31,20 @@ SERVER_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
 
 @contextmanager
-def fresh_schema(prefix: str) -> Iterator[str | None]:
-    """The URL of a new, empty schema on the test server, dropped afterwards; ``None`` on SQLite."""
-    if not SERVER_URL:
+def fresh_schema(prefix: str, server_url: str | None = SERVER_URL) -> Iterator[str | None]:
+    """The URL of a new, empty schema on ``server_url`` (the test server), dropped afterwards;
+    ``None`` on SQLite."""
+    if not server_url:
         yield None
         return
     schema = f"{prefix}_{secrets.token_hex(6)}"
-    engine = sa.create_engine(SERVER_URL.replace("postgresql://", "postgresql+psycopg://", 1))
+    url = server_url.replace("postgresql://", "postgresql+psycopg://", 1)
+    engine = sa.create_engine(url, pool_pre_ping=True)  # the server may have restarted since
     with engine.begin() as connection:
         connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    separator = "&" if "?" in SERVER_URL else "?"
+    separator = "&" if "?" in server_url else "?"
     try:
-        yield f"{SERVER_URL}{separator}options={quote(f'-csearch_path={schema}')}"
+        yield f"{server_url}{separator}options={quote(f'-csearch_path={schema}')}"
     finally:
         with engine.begin() as connection:
             connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))

@@ -9,6 +9,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
+from scorekeeper.domain import games
 from scorekeeper.extensions import db
 
 from ..conftest import SERVER_URL, app_on_empty_database
@@ -32,6 +33,11 @@ def drop_pooled_connections(app: Flask) -> None:
     for connection in pooled:
         connection.close()
     assert pids
+    terminate(pids)
+
+
+def terminate(pids: list[int]) -> None:
+    """End the server's sessions ``pids``, from a connection of another engine."""
     assert SERVER_URL is not None
     admin = sa.create_engine(SERVER_URL.replace("postgresql://", "postgresql+psycopg://", 1))
     with admin.begin() as connection:
@@ -71,3 +77,36 @@ def test_checked_connections_survive_the_server_dropping_them(app, client):
 
     game = client.get(url).json
     assert (game["rounds_played"], game["name"]) == (1, "Friday")
+
+
+def test_a_connection_broken_during_a_request_is_a_503_and_is_discarded(
+    app: Flask, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, auth, ids = new_game(client)
+    with app.app_context():
+        engine = db.engine
+    invalidated: list[Any] = []
+    sa.event.listen(
+        engine,
+        "invalidate",
+        lambda dbapi_connection, record, error: invalidated.append(dbapi_connection),
+    )
+    lost: list[Any] = []
+    find_game = games.find_game
+
+    def find_after_losing_the_connection(*args: Any, **kwargs: Any) -> Any:
+        """End this request's own connection on the server, then go on reading."""
+        connection = db.session.connection().connection.driver_connection
+        lost.append(connection)
+        terminate([connection.info.backend_pid])
+        return find_game(*args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(games, "find_game", find_after_losing_the_connection)
+        broken = client.get(url)
+    assert broken.status_code == 503
+    assert broken.json["error"]["code"] == "service_unavailable"
+    # The broken connection was thrown away, not put back in the pool.
+    assert len(lost) == 1 and len(invalidated) == 1 and invalidated[0] is lost[0]
+    assert client.get(url).status_code == 200
+    assert client.post(f"{url}/rounds", json=entry(ids), headers=auth).status_code == 201
