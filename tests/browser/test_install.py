@@ -1,7 +1,9 @@
-"""The installable page: a cold start with no network, and the update prompt."""
+"""The installable page: a cold start with no network, the update prompt, and the scorer link that
+gives another phone a game's (or a table's) key."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,17 @@ from scorekeeper import PROJECT_ROOT
 from scorekeeper.app_shell import app_shell
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, check_accessibility, screenshot
-from .helpers import create_game, expect
+from .helpers import (
+    confirm,
+    create_game,
+    create_table,
+    expect,
+    game_token,
+    jhyap_entry,
+    open_entry,
+    scores,
+    wait_preview,
+)
 
 pytestmark = pytest.mark.server
 STATIC = PROJECT_ROOT / "scorekeeper" / "static"
@@ -123,3 +135,109 @@ def test_a_new_version_is_offered_and_reload_brings_it(page, server, console):
         is None
     )
     expect(page.get_by_test_id("update-ready")).to_have_count(0)
+
+
+def decoded_qr(page: Any) -> list[str]:
+    """What a QR reader finds in the drawn code (zxing-cpp on a screenshot of it)."""
+    image = pytest.importorskip("PIL.Image")
+    zxingcpp = pytest.importorskip("zxingcpp")
+    png = page.get_by_test_id("scorer-qr").screenshot()
+    return [code.text for code in zxingcpp.read_barcodes(image.open(io.BytesIO(png)))]
+
+
+def test_a_second_phone_added_by_the_scorer_link_records_the_next_round(
+    page, server, browser, console
+):
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    token = game_token(page, game_id)
+    # Shown only after a tap.
+    expect(page.get_by_test_id("scorer-link")).to_have_count(0)
+    toggle = page.get_by_test_id("add-scorer")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#scorer-link-box .notice")).to_contain_text(
+        "anyone with them can record and change rounds"
+    )
+    link = page.get_by_test_id("scorer-link").input_value()
+    assert link == f"{server.url}/#/scorer/game/{game_id}/{token}"
+    assert decoded_qr(page) == [link]
+    share = page.get_by_test_id("share-link").input_value()
+    assert token not in share
+    screenshot(page, "scorer-link")
+    for lang in ("en", "fil", "bn", "ne"):
+        page.select_option("#lang-select", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.get_by_test_id("scorer-qr")).to_be_visible()  # still open once redrawn
+        check_accessibility(page, f"scorer link ({lang})")
+    page.select_option("#lang-select", "en")
+
+    other = browser.new_context(**PHONE)
+    second = watch_console(other.new_page(), console)
+    second.goto(link)
+    expect(second.get_by_test_id("record-round")).to_be_visible()
+    expect(second.locator("main .notice")).to_have_text(
+        "This phone now has this game's key: it can record rounds."
+    )
+    # The key left the address bar and the history entry; the phone keeps it.
+    assert second.url == f"{server.url}/#/game/{game_id}"
+    assert game_token(second, game_id) == token
+    second.go_back()  # the entry before is the new tab's blank page, none with the key
+    assert second.url == "about:blank"
+    second.go_forward()
+    assert second.url == f"{server.url}/#/game/{game_id}"
+    open_entry(second)
+    jhyap_entry(second, "Bikash", [12, 1, 7])
+    wait_preview(second)
+    confirm(second)
+    assert scores(second) == {"Asha": "12", "Bikash": "0", "Chandra": "7"}
+
+    # The first phone shows the round the second recorded (its poll).
+    expect(page.locator(".round-number")).to_have_text("Round 2", timeout=15_000)
+    assert scores(page) == {"Asha": "12", "Bikash": "0", "Chandra": "7"}
+
+    # The watch link stays read only, even on a phone that has the key.
+    second.goto(share)
+    expect(second.locator(".watching")).to_be_visible()
+    expect(second.locator(".round-number")).to_have_text("Round 2")
+    expect(second.get_by_test_id("record-round")).to_have_count(0)
+    expect(second.get_by_test_id("add-scorer")).to_have_count(0)
+    other.close()
+
+    log = server.log_text()
+    assert f"/api/v1/games/{game_id}/rounds" in log  # the log has the requests...
+    assert token not in log  # ...and never the key
+
+
+def test_a_table_scorer_link_gives_the_table(page, server, browser, console):
+    table_id = create_table(page, "Friday crew", ["Asha", "Bikash", "Chandra"])
+    token = page.evaluate(
+        "id => JSON.parse(localStorage.getItem('scorekeeper.tables.v1'))"
+        ".find(t => t.id === id).token",
+        table_id,
+    )
+    page.get_by_test_id("add-scorer").click()
+    expect(page.locator("#scorer-link-box .notice")).to_contain_text("start games")
+    link = page.get_by_test_id("scorer-link").input_value()
+    assert link == f"{server.url}/#/scorer/tables/{table_id}/{token}"
+    assert decoded_qr(page) == [link]
+    check_accessibility(page, "table scorer link")
+
+    other = browser.new_context(**PHONE)
+    second = watch_console(other.new_page(), console)
+    second.goto(server.url + f"/#/tables/{table_id}")
+    expect(second.locator(".watching")).to_be_visible()  # no key yet: read only
+    second.goto(link)
+    expect(second.get_by_test_id("table-new-game")).to_be_visible()
+    expect(second.locator("main .notice")).to_contain_text("this table's key")
+    assert second.url == f"{server.url}/#/tables/{table_id}"
+    other.close()
+    assert token not in server.log_text()
+
+
+def test_a_scorer_link_for_no_such_game_changes_nothing(page, server, console):
+    console.allow(r"status of 404")
+    page.goto(server.url + "/#/scorer/game/no-such-game/some-key")
+    expect(page.get_by_test_id("retry-route")).to_be_visible()
+    expect(page.locator("main .error")).to_be_visible()
+    assert page.evaluate("() => localStorage.getItem('scorekeeper.games.v1')") is None
