@@ -65,7 +65,10 @@ def index() -> Response:
 def service_worker() -> Response:
     """The service worker, scope ``/``: its version and precache list are written into it."""
     body = render_template("sw.js", version=shell().version, urls=precached_urls())
-    return uncached(body, "text/javascript")
+    response = uncached(body, "text/javascript")
+    # The worker's own policy (a page's does not reach it): it fetches from this origin only.
+    response.headers["Content-Security-Policy"] = "default-src 'self'"
+    return response
 
 
 @web.route("/manifest.webmanifest", methods=["GET"])

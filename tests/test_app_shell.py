@@ -45,6 +45,7 @@ def test_the_worker_is_served_at_the_root_and_checked_before_each_use(
     assert response.headers["Cache-Control"] == "no-cache"
     # At the root, the worker's scope is / without Service-Worker-Allowed.
     assert "Service-Worker-Allowed" not in response.headers
+    assert response.headers["Content-Security-Policy"] == "default-src 'self'"
     version, _ = worker_constants(response.get_data(as_text=True))
     assert version == app_shell(STATIC, TEMPLATES).version
 

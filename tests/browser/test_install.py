@@ -120,8 +120,13 @@ def test_a_new_version_is_offered_and_reload_brings_it(page, server, console):
     expect(banner).to_contain_text("A new version of Scorekeeper is ready.")
     # Until Reload is tapped, the old version serves the page.
     assert page.evaluate(WORKER_VERSION) == old
-    check_accessibility(page, "update banner")
     screenshot(page, "update-ready")
+    for lang in ("fil", "bn", "ne", "en"):
+        page.select_option("#lang-select", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(banner).to_be_visible()
+        check_accessibility(page, f"update banner ({lang})")
+    expect(page.get_by_test_id("update-reload")).to_have_text("Reload")
 
     page.evaluate("() => { window.beforeReload = true; }")
     with page.expect_event("load"):
@@ -174,6 +179,10 @@ def test_a_second_phone_added_by_the_scorer_link_records_the_next_round(
 
     other = browser.new_context(**PHONE)
     second = watch_console(other.new_page(), console)
+    second.goto(f"{server.url}/#/game/{game_id}")  # without the key: read only, no scorer link
+    expect(second.locator(".watching")).to_be_visible()
+    expect(second.get_by_test_id("record-round")).to_have_count(0)
+    expect(second.get_by_test_id("add-scorer")).to_have_count(0)
     second.goto(link)
     expect(second.get_by_test_id("record-round")).to_be_visible()
     expect(second.locator("main .notice")).to_have_text(
@@ -182,8 +191,11 @@ def test_a_second_phone_added_by_the_scorer_link_records_the_next_round(
     # The key left the address bar and the history entry; the phone keeps it.
     assert second.url == f"{server.url}/#/game/{game_id}"
     assert game_token(second, game_id) == token
-    second.go_back()  # the entry before is the new tab's blank page, none with the key
-    assert second.url == "about:blank"
+    # Back: the game as opened before, without the key; forward: the link's entry, replaced.
+    assert second.evaluate("() => history.length") == 3  # the new tab's blank page, then two
+    second.go_back()
+    expect(second.get_by_test_id("record-round")).to_be_visible()  # now it has the key
+    assert second.url == f"{server.url}/#/game/{game_id}"
     second.go_forward()
     assert second.url == f"{server.url}/#/game/{game_id}"
     open_entry(second)
