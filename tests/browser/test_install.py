@@ -24,6 +24,7 @@ from .helpers import (
     jhyap_entry,
     open_entry,
     scores,
+    table_game,
     wait_preview,
 )
 
@@ -243,6 +244,19 @@ def test_a_table_scorer_link_gives_the_table(page, server, browser, console):
     expect(second.get_by_test_id("table-new-game")).to_be_visible()
     expect(second.locator("main .notice")).to_contain_text("this table's key")
     assert second.url == f"{server.url}/#/tables/{table_id}"
+
+    # A game the first phone starts there: its own key on the first phone, the table's on the
+    # second (which only has the table's), and each phone's scorer link says which it gives.
+    page.goto(f"{server.url}/#/tables/{table_id}")
+    game_id = table_game(page, "jhyap", ["Asha", "Bikash", "Chandra"])
+    page.get_by_test_id("add-scorer").click()
+    game_link = page.get_by_test_id("scorer-link").input_value()
+    assert game_link == f"{server.url}/#/scorer/game/{game_id}/{game_token(page, game_id)}"
+    second.goto(f"{server.url}/#/game/{game_id}")
+    expect(second.get_by_test_id("record-round")).to_be_visible()
+    second.get_by_test_id("add-scorer").click()
+    expect(second.locator("#scorer-link-box .notice")).to_contain_text("this table's key")
+    assert second.get_by_test_id("scorer-link").input_value() == link
     other.close()
     assert token not in server.log_text()
 
