@@ -3,6 +3,8 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
+  // Vendored libraries are kept as their authors wrote them.
+  { ignores: ["scorekeeper/static/js/vendor/"] },
   js.configs.recommended,
   {
     files: ["scorekeeper/static/js/**/*.js"],

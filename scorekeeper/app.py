@@ -32,6 +32,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         ROUND_WRITE_LIMIT="120/minute",
         TOKEN_FAILURE_LIMIT="30/minute",
         CORS_ORIGINS=[],
+        RELEASE="",
         JSON_SORT_KEYS=False,
         API_TITLE="Scorekeeper",
         API_VERSION="1.0.0",
@@ -139,7 +140,8 @@ def register_security_headers(app: Flask) -> None:
         if response.mimetype == "text/html":
             response.headers["Content-Security-Policy"] = (
                 "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+                "connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
+                "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
             )
             response.headers["X-Frame-Options"] = "DENY"
         return response

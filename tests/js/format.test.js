@@ -11,6 +11,7 @@ import {
   gameUrl,
   optionValueText,
   playerName,
+  scorerUrl,
   shareUrl,
 } from "../../scorekeeper/static/js/format.js";
 import { isEntryTab, parseRoute } from "../../scorekeeper/static/js/state/route.js";
@@ -73,4 +74,25 @@ test("routes from the hash", () => {
   assert.equal(isEntryTab(parseRoute("#/game/g1/edit/2")), true);
   assert.equal(isEntryTab(parseRoute("#/game/g1/history")), false);
   assert.equal(isEntryTab(null), false);
+});
+
+test("a scorer link carries the key in the fragment, and reads back as a scorer route", () => {
+  const where = { origin: "https://scores.example.org", pathname: "/" };
+  const link = scorerUrl("game", "g1", "to/ken", where);
+  assert.equal(link, "https://scores.example.org/#/scorer/game/g1/to%2Fken");
+  assert.deepEqual(parseRoute(link.slice(link.indexOf("#"))), {
+    view: "scorer",
+    kind: "game",
+    id: "g1",
+    token: "to/ken",
+  });
+  assert.deepEqual(parseRoute("#/scorer/tables/t1/abc"), {
+    view: "scorer",
+    kind: "tables",
+    id: "t1",
+    token: "abc",
+  });
+  // Incomplete or of an unknown kind: the home page, never a game without its key.
+  assert.deepEqual(parseRoute("#/scorer/game/g1"), { view: "home" });
+  assert.deepEqual(parseRoute("#/scorer/watch/g1/abc"), { view: "home" });
 });

@@ -6,6 +6,7 @@
 
 import { renderOutbox } from "./banner.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
+import { registerWorker, renderUpdate } from "./install.js";
 import { onEscape } from "./keyboard.js";
 import { flushAll, onOutboxChange } from "./outbox.js";
 import { route, routeWhenOnline } from "./router.js";
@@ -37,6 +38,7 @@ async function start() {
     store.setLang(select.value);
     await setLanguage(select.value);
     renderOutbox();
+    renderUpdate();
     if (entryOpen()) {
       renderEntry();
     } else {
@@ -49,6 +51,7 @@ async function start() {
   flushAll();
   await route();
   document.body.classList.add("ready");
+  registerWorker();
 }
 
 start();

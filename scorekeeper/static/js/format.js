@@ -37,6 +37,14 @@ export function shareUrl(id, where = location) {
   return `${where.origin}${where.pathname}${watchUrl(id)}`;
 }
 
+// A link that gives another phone a game's key (kind "game") or a table's ("tables"). The key is
+// in the fragment, which a browser never sends to a server; opening it stores the key and takes
+// it out of the address bar (views/scorer.js).
+export function scorerUrl(kind, id, token, where = location) {
+  const path = [kind, id, token].map(encodeURIComponent).join("/");
+  return `${where.origin}${where.pathname}#/scorer/${path}`;
+}
+
 // A game's name, or its players when it has none.
 export function gameTitle(game) {
   return game.name || game.players.map((p) => p.name).join(", ");

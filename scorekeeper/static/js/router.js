@@ -15,6 +15,7 @@ import { resetHistory } from "./views/history.js";
 import { renderHome } from "./views/home.js";
 import { renderNew } from "./views/new-game.js";
 import { renderNewTable } from "./views/new-table.js";
+import { takeScorerLink } from "./views/scorer.js";
 import { renderTableRoute, stopTablePolling } from "./views/table-page.js";
 
 // The last route could not be loaded (offline, say): it is tried again when the connection is back.
@@ -23,6 +24,7 @@ let routeFailed = false;
 onShowAgain(() => route());
 
 export async function route() {
+  if (parseRoute(location.hash).view === "scorer") return routeScorer();
   const previous = currentRoute();
   const next = parseRoute(location.hash);
   setRoute(next);
@@ -50,6 +52,23 @@ export async function route() {
     routeError(error);
   }
   if (!sameGame || previous.tab !== next.tab || retried) focusTitle();
+}
+
+// A scorer link: its key kept and the link replaced by the game's (or table's) route, then shown.
+async function routeScorer() {
+  const next = parseRoute(location.hash);
+  setRoute(next);
+  stopTablePolling();
+  session.reset();
+  replace(mainBox(), h("p", { class: "loading" }, t("loading")));
+  try {
+    await takeScorerLink(next);
+  } catch (error) {
+    routeError(error);
+    focusTitle();
+    return;
+  }
+  await route();
 }
 
 // The connection is back: a view that could not be loaded is tried again.

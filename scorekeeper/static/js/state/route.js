@@ -4,7 +4,8 @@ let current = null;
 let handler = null;
 
 // "#/game/<id>/history" and the like, as {view, id, tab, number}. A table: {view: "table", id}, and
-// its new game {view: "new", table: id}; a new table {view: "new-table"}.
+// its new game {view: "new", table: id}; a new table {view: "new-table"}; a scorer link
+// {view: "scorer", kind: "game" or "tables", id, token}.
 export function parseRoute(hash) {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "new") return { view: "new" };
@@ -18,6 +19,10 @@ export function parseRoute(hash) {
       return { view: "game", id: parts[1], tab: "edit", number: Number(parts[3]) };
     }
     return { view: "game", id: parts[1], tab: parts[2] || "table" };
+  }
+  // A scorer link (format.js scorerUrl): the router stores its key and shows the game or table.
+  if (parts[0] === "scorer" && (parts[1] === "game" || parts[1] === "tables") && parts[3]) {
+    return { view: "scorer", kind: parts[1], id: parts[2], token: parts[3] };
   }
   if (parts[0] === "watch" && parts[1]) {
     return { view: "watch", id: parts[1], tab: parts[2] || "table" };

@@ -7,8 +7,10 @@ import { gameUrl, rulesetTitle, tableUrl } from "../format.js";
 import { language, t } from "../i18n.js";
 import { places, rulesetFigures } from "../standings.js";
 import { store } from "../store.js";
+import { takeNotice } from "../state/notice.js";
 import { currentRoute } from "../state/route.js";
 import { heading, mainBox } from "../ui.js";
+import { tableScorerBox } from "./scorer.js";
 
 const POLL_MS = 10000;
 let table = null;
@@ -47,6 +49,7 @@ async function load(id, force) {
 
 function drawTable() {
   const writable = Boolean(store.tableToken(table.id));
+  const notice = takeNotice();
   replace(
     mainBox(),
     heading(table.name),
@@ -57,6 +60,7 @@ function drawTable() {
         ? t("roster_is", { names: table.players.map((p) => p.name).join(", ") })
         : t("no_roster"),
     ),
+    notice ? h("p", { class: "notice", role: "status" }, notice) : null,
     writable
       ? h(
           "a",
@@ -78,6 +82,7 @@ function drawTable() {
           table.games.map(gameItem),
         )
       : h("p", { class: "empty" }, t("no_games_at_table")),
+    tableScorerBox(table),
   );
 }
 

@@ -8,6 +8,7 @@ import { t } from "../i18n.js";
 import { store } from "../store.js";
 import { announce, cardNode } from "../ui.js";
 import { playAgainBox, startTableBox } from "./play-again.js";
+import { gameScorerBox } from "./scorer.js";
 
 // writable: this phone may record rounds in the game.
 export function tableView(game, writable) {
@@ -207,6 +208,7 @@ function shareBox(game) {
         t("export_json"),
       ),
     ),
+    gameScorerBox(game),
     h(
       "details",
       { class: "rules" },
