@@ -3,8 +3,9 @@
 // VERSION and SHELL in; a deploy that changes any shell file changes VERSION (app_shell.py), so
 // the browser installs this worker again and the page offers to reload.
 //
-// The page: network first, the kept copy when offline. The shell's files: the kept copy. The
-// rulesets: network first, the kept copy when offline. Every other API request (games, rounds,
+// The page and the shell's files: the kept copy first, so that a network that hangs (rather than
+// fails) never keeps the table waiting; a new version comes with a new worker and the update
+// prompt. The rulesets: network first, the kept copy when offline. Every other API request (games, rounds,
 // tables) is not touched: the page keeps its own game data.
 
 const VERSION = {{ version|tojson }};
@@ -44,20 +45,20 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (request.mode === "navigate" && url.pathname === PAGE) {
-    event.respondWith(networkFirst(request, PAGE, false));
+    event.respondWith(keptFirst(request, PAGE));
   } else if (url.pathname === RULESETS) {
-    event.respondWith(networkFirst(request, RULESETS, true));
+    event.respondWith(networkFirst(request, RULESETS));
   } else if (SHELL.includes(url.pathname)) {
-    event.respondWith(cacheFirst(request));
+    event.respondWith(keptFirst(request, request));
   }
 });
 
-// The network's answer; the kept copy of `key` when there is no network. keep: keep the answer.
-async function networkFirst(request, key, keep) {
+// The network's answer, kept as `key`; the kept copy of `key` when there is no network.
+async function networkFirst(request, key) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (keep && response.ok) await cache.put(key, response.clone());
+    if (response.ok) await cache.put(key, response.clone());
     return response;
   } catch (error) {
     const kept = await cache.match(key, { ignoreVary: true });
@@ -66,7 +67,8 @@ async function networkFirst(request, key, keep) {
   }
 }
 
-async function cacheFirst(request) {
+// The kept copy of `key`; the network's answer when this version has none.
+async function keptFirst(request, key) {
   const cache = await caches.open(CACHE);
-  return (await cache.match(request, { ignoreSearch: true })) || fetch(request);
+  return (await cache.match(key, { ignoreSearch: true, ignoreVary: true })) || fetch(request);
 }
