@@ -1,0 +1,93 @@
+// The strip after this phone confirmed a round: what the round just did ("Bikash halved to 50 ·
+// Chandra is out · Asha deals") and a one-tap Undo. It goes at the next step elsewhere (another
+// tab, the next round's entry) or when the game moves on.
+
+import { api } from "../api.js";
+import { h } from "../dom.js";
+import { gameUrl } from "../format.js";
+import { roundHappenings } from "../happenings.js";
+import { t } from "../i18n.js";
+import { onOutboxChange } from "../outbox.js";
+import { refreshGame, session } from "../state/game-session.js";
+import { store } from "../store.js";
+import { announce, errorBox } from "../ui.js";
+
+// {gameId, round} of the round this phone confirmed last, while the strip is up; or null.
+let confirmed = null;
+
+onOutboxChange((event) => {
+  if (event.type === "sent" && event.round)
+    confirmed = { gameId: event.gameId, round: event.round };
+});
+
+window.addEventListener("hashchange", () => {
+  if (confirmed && location.hash !== gameUrl(confirmed.gameId)) confirmed = null;
+});
+
+// The round is still the game's last item, as this phone last heard it.
+function stillLast(round) {
+  const rounds = session.rounds || [];
+  const last = rounds[rounds.length - 1];
+  return Boolean(last) && last.number === round.number && last.created_at === round.created_at;
+}
+
+// The strip for the game's table, or null when this phone did not just confirm its last round.
+export function confirmedStrip(game) {
+  if (!confirmed || confirmed.gameId !== game.id || !stillLast(confirmed.round)) return null;
+  return roundStrip(game, confirmed.round, (strip) => undoConfirmed(game, confirmed.round, strip));
+}
+
+// Undo of the round the strip is for: refused on this phone when another item came after it, and
+// by the service when it is not the last there.
+async function undoConfirmed(game, round, strip) {
+  const fail = (box) => {
+    strip.querySelector("[data-testid=strip-undo]").disabled = false;
+    strip.querySelector(".strip-error")?.remove();
+    strip.append(h("div", { class: "strip-error" }, box));
+  };
+  if (!stillLast(round)) {
+    const text = t("strip_not_last", { n: round.number });
+    fail(h("p", { class: "error", role: "alert", "data-testid": "strip-undo-error" }, text));
+    return;
+  }
+  try {
+    await api.undoRound(game.id, store.token(game.id), round.number);
+  } catch (error) {
+    fail(errorBox(error, "strip-undo-error"));
+    await refreshGame(true);
+    return;
+  }
+  confirmed = null;
+  announce(t("undone", { n: round.number }));
+  await refreshGame(true);
+}
+
+// round: as GET .../rounds lists it; onUndo(strip): the strip's Undo was tapped.
+export function roundStrip(game, round, onUndo) {
+  const said = roundHappenings(game, round).map(({ key, vars }) => t(key, vars));
+  const strip = h(
+    "section",
+    { class: "round-strip", "aria-labelledby": "strip-heading", "data-testid": "round-strip" },
+    h(
+      "h2",
+      { id: "strip-heading", class: "visually-hidden" },
+      t("strip_heading", { n: round.number }),
+    ),
+    h("p", { class: "strip-text", role: "status", "data-testid": "strip-text" }, said.join(" · ")),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "secondary",
+        "data-key": "strip-undo",
+        "data-testid": "strip-undo",
+        onclick: (event) => {
+          event.currentTarget.disabled = true;
+          onUndo(strip);
+        },
+      },
+      t("undo_round_n", { n: round.number }),
+    ),
+  );
+  return strip;
+}
