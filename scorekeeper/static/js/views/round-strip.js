@@ -2,7 +2,7 @@
 // Chandra is out · Asha deals") and a one-tap Undo. It goes at the next step elsewhere (another
 // tab, the next round's entry) or when the game moves on.
 
-import { api } from "../api.js";
+import { api, ApiError } from "../api.js";
 import { h } from "../dom.js";
 import { gameUrl } from "../format.js";
 import { roundHappenings } from "../happenings.js";
@@ -33,28 +33,44 @@ function stillLast(round) {
 
 // The strip for the game's table, or null when this phone did not just confirm its last round.
 export function confirmedStrip(game) {
-  if (!confirmed || confirmed.gameId !== game.id || !stillLast(confirmed.round)) return null;
-  return roundStrip(game, confirmed.round, (strip) => undoConfirmed(game, confirmed.round, strip));
+  if (!confirmed || confirmed.gameId !== game.id) return null;
+  if (confirmed.refused) return notLast(confirmed.round);
+  if (!stillLast(confirmed.round)) return null;
+  const round = confirmed.round;
+  return roundStrip(game, round, (strip) => undoConfirmed(game, round, strip));
+}
+
+function notLast(round) {
+  return h(
+    "p",
+    { class: "error", role: "alert", "data-testid": "strip-undo-error" },
+    t("strip_not_last", { n: round.number }),
+  );
 }
 
 // Undo of the round the strip is for: refused on this phone when another item came after it, and
-// by the service when it is not the last there.
+// by the service when it is not the last there (the game is then loaded again).
 async function undoConfirmed(game, round, strip) {
-  const fail = (box) => {
-    strip.querySelector("[data-testid=strip-undo]").disabled = false;
-    strip.querySelector(".strip-error")?.remove();
-    strip.append(h("div", { class: "strip-error" }, box));
+  const refused = () => {
+    if (confirmed && confirmed.round === round) confirmed.refused = true;
+    strip.replaceWith(notLast(round));
   };
   if (!stillLast(round)) {
-    const text = t("strip_not_last", { n: round.number });
-    fail(h("p", { class: "error", role: "alert", "data-testid": "strip-undo-error" }, text));
+    refused();
     return;
   }
   try {
     await api.undoRound(game.id, store.token(game.id), round.number);
   } catch (error) {
-    fail(errorBox(error, "strip-undo-error"));
-    await refreshGame(true);
+    if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+      refused();
+      await refreshGame(true);
+      return;
+    }
+    // Offline, say: the round stays, and Undo can be tapped again.
+    strip.querySelector("[data-testid=strip-undo]").disabled = false;
+    strip.querySelector(".strip-error")?.remove();
+    strip.append(h("div", { class: "strip-error" }, errorBox(error, "strip-undo-error")));
     return;
   }
   confirmed = null;
@@ -86,7 +102,8 @@ export function roundStrip(game, round, onUndo) {
           onUndo(strip);
         },
       },
-      t("undo_round_n", { n: round.number }),
+      t("strip_undo"),
+      h("span", { class: "visually-hidden" }, ` (${t("round_n", { n: round.number })})`),
     ),
   );
   return strip;
