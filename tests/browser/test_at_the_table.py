@@ -389,6 +389,12 @@ def test_touch_targets_on_every_screen_and_record_round_above_the_fold(page):
     no_small_targets(page, "someone joins")
 
     create_game(page, "twenty-two", ["Asha", "Bikash", "Chandra"], dealer=0)
+    # Twenty Two: the dealer and the leader, in large type too.
+    box = page.get_by_test_id("next-round")
+    expect(box).to_contain_text("Bikash leads the first trick.")
+    expect(box.locator(".big-name")).to_have_text(["Asha", "Bikash"])
+    no_small_targets(page, "twenty two table")
+    axe_in_every_language(page, "twenty two table")
     open_entry(page)
     no_small_targets(page, "twenty two entry")
     trick_entry(page, [("Bikash", "9C")])

@@ -12,12 +12,14 @@ import { refreshGame, session } from "../state/game-session.js";
 import { store } from "../store.js";
 import { announce, errorBox } from "../ui.js";
 
-// {gameId, round} of the round this phone confirmed last, while the strip is up; or null.
+// {gameId, round, refused} of the round this phone confirmed last, while the strip is up; or
+// null. refused: its Undo was refused because something came after it (the strip then says so).
 let confirmed = null;
 
 onOutboxChange((event) => {
-  if (event.type === "sent" && event.round)
-    confirmed = { gameId: event.gameId, round: event.round };
+  if (event.type === "sent" && event.round) {
+    confirmed = { gameId: event.gameId, round: event.round, refused: false };
+  }
 });
 
 window.addEventListener("hashchange", () => {
