@@ -25,6 +25,7 @@ from .helpers import (
     player_row,
     scores,
     tab,
+    table_game,
     totals,
     trick_entry,
     wait_preview,
@@ -404,5 +405,10 @@ def test_touch_targets_on_every_screen_and_record_round_above_the_fold(page):
 
     create_table(page, "Friday crew", ["Asha", "Bikash"])
     no_small_targets(page, "table page")
+    table_game(page, "jhyap", ["Asha", "Bikash"])
+    no_small_targets(page, "game at a table")
+    page.get_by_test_id("game-table").click()
+    expect(page.get_by_test_id("table-game")).to_have_count(1)
+    no_small_targets(page, "table page with a game")
     page.goto(page.url.split("#")[0] + "#/")
     no_small_targets(page, "home with a table and games")
