@@ -344,7 +344,7 @@ def test_touch_targets_on_every_screen_and_record_round_above_the_fold(page):
     no_small_targets(page, "new game")
     page.locator("details.options summary").click()
     no_small_targets(page, "new game with its options")
-    game_id = create_game(page, "jhyap", FIVE, dealer=0, starter=1)
+    game_id = create_game(page, "jhyap", FIVE, dealer=0, starter=1, options={"call_limit": "3"})
 
     def record_round_above_the_fold(where: str) -> None:
         page.evaluate("() => window.scrollTo(0, 0)")
@@ -357,6 +357,13 @@ def test_touch_targets_on_every_screen_and_record_round_above_the_fold(page):
     open_entry(page)
     page.get_by_test_id("caller").filter(has_text="Chandra").click()
     no_small_targets(page, "jhyap entry, number pad")
+    # The caller's pad follows the game's call limit (3 here).
+    page.get_by_test_id("hand-slot").filter(has_text="Chandra").click()
+    pad = page.get_by_role("group", name="Number pad")
+    expect(pad.get_by_role("button")).to_have_text(["0", "1", "2", "3"])
+    no_small_targets(page, "jhyap entry, the caller's pad")
+    page.get_by_test_id("hand-slot").filter(has_text="Asha").click()
+    expect(pad.get_by_role("button")).to_have_count(51)
     page.get_by_test_id("mode-cards").click()
     no_small_targets(page, "jhyap entry, cards")
     page.get_by_test_id("mode-total").click()
