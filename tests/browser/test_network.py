@@ -250,7 +250,11 @@ def test_invalid_round_typed_offline_can_be_fixed(page, server, console):
     game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
     open_entry(page)
     page.context.set_offline(True)
-    jhyap_entry(page, "Asha", [9, 20, 30])  # the call limit is 5
+    # The call limit is 5, and the caller's pad stops there: Asha's 9 is typed before she calls.
+    page.get_by_test_id("hand-slot").filter(has_text="Asha").click()
+    for total in (9, 20, 30):
+        page.get_by_test_id(f"pad-{total}").click()
+    page.get_by_test_id("caller").filter(has_text="Asha").click()
     expect(page.get_by_test_id("offline-note")).to_be_visible()
     page.get_by_test_id("confirm").click()
     expect(page.get_by_test_id("pending")).to_contain_text("kept on this phone")

@@ -112,7 +112,7 @@ def test_number_pad_fits_a_phone_screen(page, count):
         "keys => keys.map(key => key.getBoundingClientRect()).map(r => [r.width, r.height])"
     )
     assert len(sizes) == 51
-    assert all(width >= 40 and height >= 40 for width, height in sizes), sizes
+    assert all(width >= 44 and height >= 44 for width, height in sizes), sizes
     no_sideways_scroll(page, f"round entry for {count} players")
     screenshot(page, f"jhyap-pad-{count}-players")
     check_accessibility(page, f"jhyap entry for {count} players")

@@ -2,6 +2,7 @@
 
 import { h } from "../dom.js";
 import { RANKS } from "../format.js";
+import { halvingHints } from "../halving-hint.js";
 import { t } from "../i18n.js";
 import { cardNode, rankKeys, spoken, suitKeys } from "../ui.js";
 import { handReady, nextEmptyHand } from "./entry-draft.js";
@@ -14,6 +15,8 @@ export function jhyapEntry(draft, game, actions) {
   const current = draft.current;
   const currentPlayer = players.find((p) => p.id === current);
   const hand = (current !== null && draft.hands[current]) || {};
+  // A correction is scored from the totals before it, which the game no longer shows.
+  const hints = draft.mode === "new" ? halvingHints(game, draft) : new Map();
   return h(
     "div",
     { class: "entry" },
@@ -34,10 +37,10 @@ export function jhyapEntry(draft, game, actions) {
       h(
         "div",
         { class: "grid hands-grid" },
-        players.map((player) => handSlot(draft, player, actions)),
+        players.map((player) => handSlot(draft, player, hints.get(player.id), actions)),
       ),
     ),
-    current !== null ? pad(draft, currentPlayer, hand, actions) : null,
+    current !== null ? pad(draft, game, currentPlayer, hand, actions) : null,
   );
 }
 
@@ -62,7 +65,8 @@ function callerButton(draft, player, actions) {
   );
 }
 
-function handSlot(draft, player, actions) {
+// hint: {lands, halved} when the typed hand brings the player onto a halving score.
+function handSlot(draft, player, hint, actions) {
   const value = draft.hands[player.id];
   const cards = value && value.cards && value.cards.length ? value.cards : null;
   let shown;
@@ -86,11 +90,18 @@ function handSlot(draft, player, actions) {
     },
     h("span", { class: "slot-name" }, player.name),
     h("span", { class: "slot-value" }, shown),
+    hint
+      ? h(
+          "span",
+          { class: "slot-hint", "data-testid": "halving-hint" },
+          t("halving_hint", { n: hint.lands, half: hint.halved }),
+        )
+      : null,
   );
 }
 
 // The pad for the current player: a total, or the cards one by one.
-function pad(draft, player, hand, actions) {
+function pad(draft, game, player, hand, actions) {
   const modeButton = (cards) => {
     const chosen = Boolean(draft.cardMode) === cards;
     return h(
@@ -121,15 +132,17 @@ function pad(draft, player, hand, actions) {
         : t("total_of", { name: player.name }),
     ),
     h("div", { class: "row toggle" }, modeButton(false), modeButton(true)),
-    draft.cardMode ? cardPad(draft, hand, actions) : numberPad(draft, actions),
+    draft.cardMode ? cardPad(draft, hand, actions) : numberPad(draft, game, actions),
   );
 }
 
-function numberPad(draft, actions) {
+// The caller's own pad goes only up to the call limit: a higher hand cannot call.
+function numberPad(draft, game, actions) {
   const current = draft.current;
   const value = draft.hands[current] && draft.hands[current].total;
+  const top = current === draft.caller ? Math.min(game.options.call_limit, PAD_MAX) : PAD_MAX;
   const buttons = [];
-  for (let n = 0; n <= PAD_MAX; n++) {
+  for (let n = 0; n <= top; n++) {
     buttons.push(
       h(
         "button",

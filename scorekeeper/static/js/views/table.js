@@ -6,8 +6,12 @@ import { h } from "../dom.js";
 import { gameUrl, optionValueText, playerName, shareUrl, tableUrl } from "../format.js";
 import { t } from "../i18n.js";
 import { store } from "../store.js";
+import { closeness } from "../closeness.js";
+import { finalRanking } from "../ranking.js";
 import { announce, cardNode } from "../ui.js";
+import { keepScreenAwake } from "../wake-lock.js";
 import { playAgainBox, startTableBox } from "./play-again.js";
+import { confirmedStrip } from "./round-strip.js";
 import { gameScorerBox } from "./scorer.js";
 
 // writable: this phone may record rounds in the game.
@@ -15,9 +19,11 @@ export function tableView(game, writable) {
   const limit = game.options.elimination_limit;
   const next = game.next_round;
   const pending = store.pending(game.id);
+  keepScreenAwake(writable && game.status !== "finished");
   return h(
     "section",
     { class: "table-view", "aria-labelledby": "table-heading" },
+    writable ? confirmedStrip(game) : null,
     h("h2", { id: "table-heading", class: "visually-hidden" }, t("tab_table")),
     game.status === "finished" ? winnerBox(game) : nextRoundBox(game),
     writable && game.status === "finished" ? playAgainBox(game) : null,
@@ -88,7 +94,59 @@ function winnerBox(game) {
         : t("winner_is", { name: winners[0] }),
     ),
     h("p", {}, t("game_over_after", { n: game.rounds_played })),
+    rankingTable(game),
   );
+}
+
+// The final ranking (rules.md, "Final ranking"): place, player, score and how they finished.
+function rankingTable(game) {
+  return h(
+    "table",
+    { class: "ranking", "data-testid": "ranking" },
+    h("caption", {}, t("final_ranking")),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col", class: "num" }, t("col_place")),
+        h("th", { scope: "col" }, t("col_player")),
+        h("th", { scope: "col", class: "num" }, t("col_score")),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      finalRanking(game).map(({ player, place }) =>
+        h(
+          "tr",
+          { "data-testid": "ranked", "data-player": player.name, "data-place": String(place) },
+          h("td", { class: "num place" }, String(place)),
+          h(
+            "th",
+            { scope: "row" },
+            player.name,
+            h("span", { class: "how" }, " ", finishedHow(game, player)),
+          ),
+          h("td", { class: "num" }, String(player.score)),
+        ),
+      ),
+    ),
+  );
+}
+
+function finishedHow(game, player) {
+  if (game.winners.includes(player.id)) return t("winner");
+  if (player.left) return t("left_game");
+  if (player.eliminated) return t("out_in_round", { n: player.eliminated_in_round });
+  return "";
+}
+
+// A sentence such as "{name} deals." with the name in large type, read at arm's length.
+function bigName(key, name) {
+  const [before, after] = t(key, { name: "\u0000" }).split("\u0000");
+  return h("p", { class: "role-line" }, before, h("span", { class: "big-name" }, name), after);
 }
 
 function nextRoundBox(game) {
@@ -98,14 +156,8 @@ function nextRoundBox(game) {
     "div",
     { class: "next-round", "data-testid": "next-round" },
     h("p", { class: "round-number" }, t("round_n", { n: next.number })),
-    h("p", {}, t("next_deals", { name: playerName(game, next.dealer) })),
-    h(
-      "p",
-      {},
-      game.ruleset === "jhyap"
-        ? t("next_starts", { name: starter })
-        : t("next_leads", { name: starter }),
-    ),
+    bigName("next_deals", playerName(game, next.dealer)),
+    bigName(game.ruleset === "jhyap" ? "next_starts" : "next_leads", starter),
     game.ruleset === "twenty-two"
       ? h(
           "p",
@@ -129,6 +181,22 @@ function roles(game, player) {
   return found;
 }
 
+// An active player's distance to the limit, coloured by how close it is (closeness.js).
+function distance(game, player, won) {
+  if (player.left) return h("span", { class: "distance" }, t("left_game"));
+  if (player.eliminated) {
+    return h("span", { class: "distance" }, t("out_in_round", { n: player.eliminated_in_round }));
+  }
+  if (won) return h("span", { class: "distance" }, t("winner"));
+  const limit = game.options.elimination_limit;
+  const level = closeness(limit, player.score);
+  return h(
+    "span",
+    { class: ["distance", level && `near-${level}`], "data-closeness": level || "far" },
+    t("to_limit", { n: limit - player.score }),
+  );
+}
+
 function playerItem(game, player) {
   const won = game.winners.includes(player.id);
   return h(
@@ -149,17 +217,7 @@ function playerItem(game, player) {
       { class: "numbers" },
       h("span", { class: "score" }, String(player.score)),
       h("span", { class: "visually-hidden" }, t("col_points")),
-      h(
-        "span",
-        { class: "distance" },
-        player.left
-          ? t("left_game")
-          : player.eliminated
-            ? t("out_in_round", { n: player.eliminated_in_round })
-            : won
-              ? t("winner")
-              : t("to_limit", { n: game.options.elimination_limit - player.score }),
-      ),
+      distance(game, player, won),
     ),
     game.ruleset === "twenty-two" && player.pile && player.pile.length
       ? h(

@@ -1,0 +1,112 @@
+// The strip after this phone confirmed a round: what the round just did ("Bikash halved to 50 ·
+// Chandra is out · Asha deals") and a one-tap Undo. It goes at the next step elsewhere (another
+// tab, the next round's entry) or when the game moves on.
+
+import { api, ApiError } from "../api.js";
+import { h } from "../dom.js";
+import { gameUrl } from "../format.js";
+import { roundHappenings } from "../happenings.js";
+import { t } from "../i18n.js";
+import { onOutboxChange } from "../outbox.js";
+import { refreshGame, session } from "../state/game-session.js";
+import { store } from "../store.js";
+import { announce, errorBox } from "../ui.js";
+
+// {gameId, round, refused} of the round this phone confirmed last, while the strip is up; or
+// null. refused: its Undo was refused because something came after it (the strip then says so).
+let confirmed = null;
+
+onOutboxChange((event) => {
+  if (event.type === "sent" && event.round) {
+    confirmed = { gameId: event.gameId, round: event.round, refused: false };
+  }
+});
+
+window.addEventListener("hashchange", () => {
+  if (confirmed && location.hash !== gameUrl(confirmed.gameId)) confirmed = null;
+});
+
+// The round is still the game's last item, as this phone last heard it.
+function stillLast(round) {
+  const rounds = session.rounds || [];
+  const last = rounds[rounds.length - 1];
+  return Boolean(last) && last.number === round.number && last.created_at === round.created_at;
+}
+
+// The strip for the game's table, or null when this phone did not just confirm its last round.
+export function confirmedStrip(game) {
+  if (!confirmed || confirmed.gameId !== game.id) return null;
+  if (confirmed.refused) return notLast(confirmed.round);
+  if (!stillLast(confirmed.round)) return null;
+  const round = confirmed.round;
+  return roundStrip(game, round, (strip) => undoConfirmed(game, round, strip));
+}
+
+function notLast(round) {
+  return h(
+    "p",
+    { class: "error", role: "alert", "data-testid": "strip-undo-error" },
+    t("strip_not_last", { n: round.number }),
+  );
+}
+
+// Undo of the round the strip is for: refused on this phone when another item came after it, and
+// by the service when it is not the last there (the game is then loaded again).
+async function undoConfirmed(game, round, strip) {
+  const refused = () => {
+    if (confirmed && confirmed.round === round) confirmed.refused = true;
+    strip.replaceWith(notLast(round));
+  };
+  if (!stillLast(round)) {
+    refused();
+    return;
+  }
+  try {
+    await api.undoRound(game.id, store.token(game.id), round.number);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
+      refused();
+      await refreshGame(true);
+      return;
+    }
+    // Offline, say: the round stays, and Undo can be tapped again.
+    strip.querySelector("[data-testid=strip-undo]").disabled = false;
+    strip.querySelector(".strip-error")?.remove();
+    strip.append(h("div", { class: "strip-error" }, errorBox(error, "strip-undo-error")));
+    return;
+  }
+  confirmed = null;
+  announce(t("undone", { n: round.number }));
+  await refreshGame(true);
+}
+
+// round: as GET .../rounds lists it; onUndo(strip): the strip's Undo was tapped.
+export function roundStrip(game, round, onUndo) {
+  const said = roundHappenings(game, round).map(({ key, vars }) => t(key, vars));
+  const strip = h(
+    "section",
+    { class: "round-strip", "aria-labelledby": "strip-heading", "data-testid": "round-strip" },
+    h(
+      "h2",
+      { id: "strip-heading", class: "visually-hidden" },
+      t("strip_heading", { n: round.number }),
+    ),
+    h("p", { class: "strip-text", role: "status", "data-testid": "strip-text" }, said.join(" · ")),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "secondary",
+        "data-key": "strip-undo",
+        "data-testid": "strip-undo",
+        onclick: (event) => {
+          event.currentTarget.disabled = true;
+          onUndo(strip);
+        },
+      },
+      t("strip_undo"),
+      h("span", { class: "visually-hidden" }, ` (${t("round_n", { n: round.number })})`),
+    ),
+  );
+  return strip;
+}
