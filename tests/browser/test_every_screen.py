@@ -144,6 +144,18 @@ def screens(page: Any, evening: Evening) -> Iterator[tuple[str, Callable[[], Non
         jhyap_entry(page, "Asha", [2, 20, 30])
         wait_preview(page)
 
+    def strip() -> None:  # shown right after the preview, whose round it confirms
+        page.get_by_test_id("confirm").click()
+        page.get_by_test_id("round-strip").wait_for()
+
+    def scorer(hash_: str) -> Callable[[], None]:
+        def show() -> None:
+            go(hash_, "[data-testid=add-scorer]")()
+            page.get_by_test_id("add-scorer").click()
+            page.get_by_test_id("scorer-link").wait_for()
+
+        return show
+
     game = f"#/game/{jhyap['id']}"
     yield "home", go("#/", "[data-testid=new-game]")
     yield "new game", go("#/new", "[data-testid=start-game]")
@@ -151,6 +163,8 @@ def screens(page: Any, evening: Evening) -> Iterator[tuple[str, Callable[[], Non
     yield "game", go(game, "[data-testid=record-round]")
     yield "round entry", go(f"{game}/round", "#preview")
     yield "preview", preview
+    yield "what just happened", strip
+    yield "add a scorer", scorer(game)
     yield "history", go(f"{game}/history", "nav.tabs")
     yield "chart", go(f"{game}/chart", "nav.tabs")
     yield "someone joins", go(f"{game}/join", "form")
@@ -159,6 +173,7 @@ def screens(page: Any, evening: Evening) -> Iterator[tuple[str, Callable[[], Non
     yield "winner", go(f"#/game/{finished['id']}", "[data-testid=winner]")
     yield "twenty two entry", go(f"#/game/{twenty_two['id']}/round", "#preview")
     yield "table", go(f"#/tables/{table['id']}", "[data-testid=table-new-game]")
+    yield "add a scorer to the table", scorer(f"#/tables/{table['id']}")
     yield "new game at the table", go(f"#/tables/{table['id']}/new", "[data-testid=start-game]")
 
 
@@ -176,7 +191,7 @@ def test_every_screen_in_every_language(page, server, lang):
         seen.append(name)
         if lang in ("bn", "ne"):
             screenshot(page, f"every-screen-{lang}-{name.replace(' ', '-')}")
-    assert len(seen) == 15
+    assert len(seen) == 18
 
 
 def test_the_english_check_finds_english(page):
