@@ -1,5 +1,6 @@
-// Scorekeeper's phone page. Talks only to the public API (/api/v1); no scoring rules live here:
-// every result shown before confirming comes from the service's dry run.
+// Scorekeeper's phone page. Talks only to the public API (/api/v1). Online, every result shown
+// before confirming comes from the service's dry run; offline, from the rules on the phone
+// (rules/), and the game shows this phone's outbox applied, as provisional, until it is sent.
 //
 // This module starts the page: the language, the router, the outbox banner and the listeners
 // that tie them together. The views are in views/, what they share in state/.
@@ -9,7 +10,7 @@ import { pickLanguage, setLanguage, t } from "./i18n.js";
 import { onEscape } from "./keyboard.js";
 import { flushAll, onOutboxChange } from "./outbox.js";
 import { route, routeWhenOnline } from "./router.js";
-import { onGameChange, refreshGame, session } from "./state/game-session.js";
+import { onGameChange, outboxChanged, refreshGame, session } from "./state/game-session.js";
 import { store } from "./store.js";
 import { announce } from "./ui.js";
 import { entryOpen, previewWhenOnline, renderEntry } from "./views/entry.js";
@@ -17,10 +18,15 @@ import { gameChanged } from "./views/game.js";
 
 onOutboxChange(async (event) => {
   renderOutbox();
-  if (event.type === "sent") announce(t("round_saved", { number: event.round.number }));
+  const sentRound = event.type === "sent" && event.item.kind === "round";
+  if (sentRound) announce(t("round_saved", { n: event.answer.number }));
   const game = session.game;
-  const settled = event.type === "sent" || event.type === "discarded";
-  if (game && event.gameId === game.id && settled) await refreshGame(true);
+  if (!game || event.gameId !== game.id) return;
+  // The service answered (or refused for good: theirs is shown beside mine): its game again.
+  const answered = event.type === "sent" || (event.type === "failed" && !event.network);
+  if (answered || event.type === "discarded") await refreshGame(true);
+  outboxChanged();
+  renderOutbox();
 });
 
 onGameChange(gameChanged);

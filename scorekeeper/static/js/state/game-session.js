@@ -1,24 +1,62 @@
-// The game the page shows, as the service last sent it: the game (with its ETag), its rounds,
-// the rounds' entries (loaded for a correction) and the poll that keeps them fresh. Only this
-// module writes them; the views read them through `session`.
+// The game the page shows: as the service last sent it (the game with its ETag, its rounds and
+// its export), with this phone's outbox applied on top while anything waits there (the
+// provisional game, state/provisional.js). Once the outbox is empty the service's game is shown.
+// Only this module writes them; the views read them through `session`.
 
-import { api } from "../api.js";
+import { api, NetworkError } from "../api.js";
+import { settled, waiting } from "../outbox.js";
 import { store } from "../store.js";
+import { provisionalGame, unsettled } from "./provisional.js";
 import { currentRoute } from "./route.js";
 
 let game = null;
 let etag = null;
 let rounds = null;
-let entries = null;
+let exported = null;
+let fromExport = false; // loaded offline from the export this phone kept
 let poll = null;
+let shown = { memo: null, view: null };
 const listeners = new Set();
+
+// What the page shows: {game, rounds, entries, provisional: count not yet sent (0: the service's)}.
+function view() {
+  if (!game) return { game: null, rounds, entries: null, provisional: 0 };
+  const served = { game, rounds, entries: exported && exported.rounds, provisional: 0 };
+  const items = exported ? unsettled(exported, store.outbox(game.id).items) : [];
+  if (!items.length) return served;
+  const memo = JSON.stringify([exported.exported_at, exported.rounds.length, items]);
+  if (shown.memo === memo) return shown.view;
+  let provisional;
+  try {
+    provisional = provisionalGame(exported, items);
+  } catch {
+    return served; // an export the rules on the phone cannot replay: the service's game
+  }
+  const count = waiting(game.id).length;
+  shown = { memo, view: { ...provisional, provisional: count } };
+  return shown.view;
+}
 
 export const session = {
   get game() {
-    return game;
+    return view().game;
   },
   get rounds() {
-    return rounds;
+    return view().rounds;
+  },
+  // History numbers made by queued changes: their outbox keys.
+  get made() {
+    return view().made || new Map();
+  },
+  // How many changes the game shown has that the service has not answered yet (0: none).
+  get provisional() {
+    return view().provisional;
+  },
+  // The provisional game's parts the previews need: the export and the queue on top of it.
+  get base() {
+    return exported && game
+      ? { exported, items: unsettled(exported, store.outbox(game.id).items) }
+      : null;
   },
   get polling() {
     return poll !== null;
@@ -29,12 +67,14 @@ export const session = {
     game = null;
     etag = null;
     rounds = null;
-    entries = null;
+    exported = null;
+    fromExport = false;
+    shown = { memo: null, view: null };
   },
-  // The entries of the rounds, as the export has them (loaded once, until the rounds change).
+  // The entries of the rounds, as the export has them (provisional ones too).
   async entries() {
-    if (!entries) entries = (await api.exportGame(game.id)).rounds;
-    return entries;
+    if (!exported) await loadRounds();
+    return view().entries;
   },
 };
 
@@ -44,20 +84,43 @@ export function onGameChange(listener) {
   return () => listeners.delete(listener);
 }
 
-// The route's game: false when the service says it is unchanged since the last load.
+// The route's game: false when the service says it is unchanged since the last load. Offline,
+// the game as this phone last kept its export, if it has.
 export async function loadGame(force = false) {
   const id = currentRoute().id;
-  const response = await api.game(id, force ? null : etag);
+  let response;
+  try {
+    response = await api.game(id, force ? null : etag);
+  } catch (error) {
+    const kept = store.exported(id);
+    if (!(error instanceof NetworkError) || !kept || (game && game.id === id)) throw error;
+    useExport(kept.export);
+    return true;
+  }
   if (response.status === 304) return false;
   game = response.data;
+  fromExport = false;
   etag = response.headers.get("ETag");
   store.updateGame(game);
   return true;
 }
 
+function useExport(data) {
+  const { setup: _setup, ...served } = data.game;
+  game = served;
+  fromExport = true;
+  exported = data;
+  rounds = data.rounds.map((item) => item.round);
+}
+
 export async function loadRounds() {
-  rounds = await api.rounds(currentRoute().id);
-  entries = null;
+  const id = currentRoute().id;
+  if (fromExport) return; // kept offline: the export's rounds
+  const [list, data] = await Promise.all([api.rounds(id), api.exportGame(id)]);
+  rounds = list;
+  exported = data;
+  store.saveExport(id, data);
+  settled(id, data);
 }
 
 export async function refreshGame(force = false) {
@@ -71,6 +134,11 @@ export async function refreshGame(force = false) {
   } catch {
     // offline: keep showing what we have; the outbox banner says what is waiting
   }
+}
+
+// The outbox changed: the game shown is drawn again with it (no request).
+export function outboxChanged() {
+  for (const listener of listeners) listener();
 }
 
 export function startPolling(every) {

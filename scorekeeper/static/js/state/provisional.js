@@ -251,3 +251,27 @@ export function previewCorrection(exported, queue, number, body) {
   };
   return { ...corrected, dry_run: true, rescored };
 }
+
+/**
+ * Whether `exported` already holds a change the service answered (an outbox item "done" with
+ * `recorded`, what the service answered): then it is not applied again.
+ */
+export function included(exported, item) {
+  const at = new Map(exported.rounds.map((entry) => [entry.number, entry.round]));
+  const recorded = item.recorded || {};
+  if (item.kind === "round") {
+    const round = at.get(recorded.number);
+    return Boolean(round && round.created_at === recorded.created_at);
+  }
+  if (item.kind === "seat") return Boolean(at.get(recorded.number)?.seat_change);
+  if (item.kind === "correct") {
+    return JSON.stringify(at.get(item.number)) === JSON.stringify(recorded);
+  }
+  const round = at.get(item.number);
+  return !round || Boolean(item.target && round.created_at !== item.target);
+}
+
+/** The queue as the provisional game applies it on `exported`: what it already holds left out. */
+export function unsettled(exported, items) {
+  return items.filter((item) => !(item.state === "done" && included(exported, item)));
+}
