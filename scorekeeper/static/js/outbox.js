@@ -197,10 +197,26 @@ export async function send(gameId) {
       const item = waiting(gameId)[0];
       if (!item || item.state === "failed" || item.state === "taken") return;
       if (!(await sendOne(gameId, item))) return;
+      await fetchExport(gameId);
     }
   } finally {
     running.delete(gameId);
   }
+}
+
+// The game as the service has it now, after an answer: what it holds leaves the queue (an export
+// asked for after the answer holds it). Offline again: the item stays done until a later one.
+async function fetchExport(gameId) {
+  const asked = Date.now();
+  let data;
+  try {
+    data = await api.exportGame(gameId);
+  } catch {
+    return;
+  }
+  store.saveExport(gameId, data, asked);
+  settled(gameId, data);
+  emit({ type: "settled", gameId });
 }
 
 // One item sent: true when the service answered it (the next may go).

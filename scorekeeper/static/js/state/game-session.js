@@ -13,28 +13,47 @@ let game = null;
 let etag = null;
 let rounds = null;
 let exported = null;
-let fromExport = false; // loaded offline from the export this phone kept
+let offlineLoad = false; // loaded offline from the export this phone kept
+let gameAsked = 0; // when the game shown was asked for (ms)
 let poll = null;
 let shown = { memo: null, view: null };
 const listeners = new Set();
 
 // What the page shows: {game, rounds, entries, provisional: count not yet sent (0: the service's)}.
+// The service's game is the newer of the last GET and the last export (the outbox fetches one
+// after each answer); the outbox's items not in that export are applied on top of it.
 function view() {
   if (!game) return { game: null, rounds, entries: null, provisional: 0 };
-  const served = { game, rounds, entries: exported && exported.rounds, provisional: 0 };
-  const items = exported ? unsettled(exported, store.outbox(game.id).items) : [];
-  if (!items.length) return served;
-  const memo = JSON.stringify([exported.exported_at, exported.rounds.length, items]);
+  const kept = store.exported(game.id);
+  const fresh = Boolean(kept && kept.asked >= gameAsked);
+  const base = fresh ? kept.export : exported;
+  const items = base ? unsettled(base, store.outbox(game.id).items) : [];
+  const memo = JSON.stringify([fresh && kept.asked, gameAsked, items]);
   if (shown.memo === memo) return shown.view;
-  let provisional;
-  try {
-    provisional = provisionalGame(exported, items);
-  } catch {
-    return served; // an export the rules on the phone cannot replay: the service's game
+  let result = fresh ? fromExport(kept.export) : served();
+  if (items.length) {
+    try {
+      result = { ...provisionalGame(base, items), provisional: waiting(game.id).length };
+    } catch {
+      // an export the rules on the phone cannot replay: the service's game
+    }
   }
-  const count = waiting(game.id).length;
-  shown = { memo, view: { ...provisional, provisional: count } };
-  return shown.view;
+  shown = { memo, view: result };
+  return result;
+}
+
+function served() {
+  return { game, rounds, entries: exported && exported.rounds, provisional: 0 };
+}
+
+function fromExport(data) {
+  const { setup: _setup, ...body } = data.game;
+  return {
+    game: body,
+    rounds: data.rounds.map((item) => item.round),
+    entries: data.rounds,
+    provisional: 0,
+  };
 }
 
 export const session = {
@@ -54,9 +73,10 @@ export const session = {
   },
   // The provisional game's parts the previews need: the export and the queue on top of it.
   get base() {
-    return exported && game
-      ? { exported, items: unsettled(exported, store.outbox(game.id).items) }
-      : null;
+    if (!game) return null;
+    const kept = store.exported(game.id);
+    const base = kept && kept.asked >= gameAsked ? kept.export : exported;
+    return base ? { exported: base, items: unsettled(base, store.outbox(game.id).items) } : null;
   },
   get polling() {
     return poll !== null;
@@ -68,7 +88,8 @@ export const session = {
     etag = null;
     rounds = null;
     exported = null;
-    fromExport = false;
+    offlineLoad = false;
+    gameAsked = 0;
     shown = { memo: null, view: null };
   },
   // The entries of the rounds, as the export has them (provisional ones too).
@@ -89,6 +110,7 @@ export function onGameChange(listener) {
 export async function loadGame(force = false) {
   const id = currentRoute().id;
   let response;
+  const asked = Date.now();
   try {
     response = await api.game(id, force ? null : etag);
   } catch (error) {
@@ -99,7 +121,8 @@ export async function loadGame(force = false) {
   }
   if (response.status === 304) return false;
   game = response.data;
-  fromExport = false;
+  gameAsked = asked;
+  offlineLoad = false;
   etag = response.headers.get("ETag");
   store.updateGame(game);
   return true;
@@ -108,18 +131,19 @@ export async function loadGame(force = false) {
 function useExport(data) {
   const { setup: _setup, ...served } = data.game;
   game = served;
-  fromExport = true;
+  offlineLoad = true;
   exported = data;
   rounds = data.rounds.map((item) => item.round);
 }
 
 export async function loadRounds() {
   const id = currentRoute().id;
-  if (fromExport) return; // kept offline: the export's rounds
+  if (offlineLoad) return; // kept offline: the export's rounds
+  const asked = Date.now();
   const [list, data] = await Promise.all([api.rounds(id), api.exportGame(id)]);
   rounds = list;
   exported = data;
-  store.saveExport(id, data);
+  store.saveExport(id, data, asked);
   settled(id, data);
 }
 
