@@ -5,11 +5,22 @@ shows the difference, then sends it and what was queued after it one number late
 from __future__ import annotations
 
 import pytest
+import requests
 
 pytest.importorskip("playwright.sync_api")
 
 from .conftest import VIEWPORT, check_accessibility
-from .helpers import create_game, expect, jhyap_entry, next_round_is, open_entry, scores
+from .helpers import (
+    confirm,
+    create_game,
+    expect,
+    game_token,
+    jhyap_entry,
+    next_round_is,
+    open_entry,
+    scores,
+    totals,
+)
 
 pytestmark = pytest.mark.server
 OFFLINE = r"Failed to load resource: net::ERR_(INTERNET_DISCONNECTED|FAILED)|status of 409"
@@ -107,3 +118,32 @@ def test_mine_is_the_next_round_shifts_what_was_queued_after_it(page, other_phon
         rounds[0]["results"][2]["player"],
     ]
     next_round_is(page, 4)
+
+
+def test_round_scored_otherwise_than_shown_is_shown_both_ways(page, server, console):
+    """Another phone corrected round 1 while this one was offline: round 2 is recorded on top of
+    the correction, so its scores differ from those shown; both are shown, the service's stand."""
+    console.allow(OFFLINE)
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    open_entry(page)
+    jhyap_entry(page, "Asha", [2, 20, 30])
+    confirm(page)
+    page.context.set_offline(True)
+    offline_round(page, "Bikash", [5, 1, 9])
+    ids = [p["id"] for p in requests.get(f"{server.url}/api/v1/games/{game_id}").json()["players"]]
+    corrected = requests.put(
+        f"{server.url}/api/v1/games/{game_id}/rounds/1",
+        json=totals(ids, 0, 2, 40, 30),
+        headers={"Authorization": f"Bearer {game_token(page, game_id)}"},
+        timeout=5,
+    )
+    assert corrected.status_code == 200
+    page.context.set_offline(False)
+    differs = page.get_by_test_id("differs")
+    expect(differs).to_contain_text("scored round 2 otherwise", timeout=20_000)
+    expect(differs.get_by_role("table")).to_have_count(2)
+    check_accessibility(page, "scored otherwise")
+    differs.get_by_role("button", name="OK").click()
+    expect(differs).to_have_count(0)
+    assert scores(page) == {"Asha": "5", "Bikash": "40", "Chandra": "39"}
+    assert [r["number"] for r in server.rounds(game_id)] == [1, 2]

@@ -11,7 +11,7 @@ import { session } from "./state/game-session.js";
 import { askToEnterAgain, openDraft } from "./state/open-entry.js";
 import { previewRound } from "./state/provisional.js";
 import { currentRoute, go } from "./state/route.js";
-import { resultsTable } from "./views/results.js";
+import { resultsTable, seatChangeText } from "./views/results.js";
 
 // The game whose clash shows the difference "Mine is round N+1" makes, before sending it.
 let askingNext = null;
@@ -118,17 +118,13 @@ function clashItem(gameId, entry, gameName) {
           "section",
           { "aria-label": t("clash_theirs", { number }) },
           h("h3", {}, t("clash_theirs", { number })),
-          theirs && theirs.round.results
-            ? resultsTable(game, theirs.round, t("clash_theirs", { number }))
-            : h("p", {}, t("checking")),
+          theirsPart(game, theirs, number),
         ),
         h(
           "section",
           { "aria-label": t("clash_mine", { number }) },
           h("h3", {}, t("clash_mine", { number })),
-          entry.shown
-            ? resultsTable(game, entry.shown, t("clash_mine", { number }))
-            : h("p", {}, t("clash_not_shown")),
+          minePart(game, entry, number),
         ),
       ),
     );
@@ -182,10 +178,29 @@ function clashItem(gameId, entry, gameName) {
   );
 }
 
+function theirsPart(game, theirs, number) {
+  if (!theirs) return h("p", {}, t("checking"));
+  if (theirs.round.seat_change) return h("p", {}, seatChangeText(game, theirs.round));
+  return resultsTable(game, theirs.round, t("clash_theirs", { number }));
+}
+
+function minePart(game, entry, number) {
+  if (entry.kind === "seat") {
+    const body = entry.body;
+    const what = body.join
+      ? t("join_submit") + ": " + ((entry.newcomer && entry.newcomer.name) || "")
+      : t("left_named", { name: playerName(game, body.leave) });
+    return h("p", {}, what);
+  }
+  if (!entry.shown) return h("p", {}, t("clash_not_shown"));
+  return resultsTable(game, entry.shown, t("clash_mine", { number }));
+}
+
 // The difference mine makes as round N+1 (on top of theirs), and the way to send it.
 function mineNext(gameId, entry, game, next) {
   const base = session.base;
-  let lines;
+  let lines = [];
+  if (entry.kind === "seat") return [nextButtons(gameId, next)];
   try {
     const done = base.items.filter((item) => item.state === "done");
     const round = previewRound(base.exported, done, { ...entry.body, number: next });
@@ -207,36 +222,40 @@ function mineNext(gameId, entry, game, next) {
       " ",
       lines.join("; "),
     ),
-    h(
-      "div",
-      { class: "row" },
-      h(
-        "button",
-        {
-          type: "button",
-          class: "primary",
-          "data-testid": "clash-send-next",
-          onclick: () => {
-            askingNext = null;
-            renumber(gameId);
-          },
-        },
-        t("clash_send_next", { n: next }),
-      ),
-      h(
-        "button",
-        {
-          type: "button",
-          class: "secondary",
-          onclick: () => {
-            askingNext = null;
-            renderOutbox();
-          },
-        },
-        t("cancel"),
-      ),
-    ),
+    nextButtons(gameId, next),
   ];
+}
+
+function nextButtons(gameId, next) {
+  return h(
+    "div",
+    { class: "row" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        "data-testid": "clash-send-next",
+        onclick: () => {
+          askingNext = null;
+          renumber(gameId);
+        },
+      },
+      t("clash_send_next", { n: next }),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "secondary",
+        onclick: () => {
+          askingNext = null;
+          renderOutbox();
+        },
+      },
+      t("cancel"),
+    ),
+  );
 }
 
 // The service scored a change otherwise than this phone showed (another phone changed an earlier

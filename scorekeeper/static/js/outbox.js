@@ -215,7 +215,7 @@ async function fetchExport(gameId) {
     return;
   }
   store.saveExport(gameId, data, asked);
-  settled(gameId, data);
+  settled(gameId, data, asked);
   emit({ type: "settled", gameId });
 }
 
@@ -236,6 +236,7 @@ async function sendOne(gameId, item) {
     const own = box.items.find((entry) => entry.key === item.key);
     if (!own) return;
     own.state = "done";
+    own.answered = Date.now();
     own.recorded = recordedAs(own, answer);
     settle(box, own, answer);
   });
@@ -322,9 +323,9 @@ export function discard(gameId) {
 export function renumber(gameId) {
   update(gameId, (box) => {
     const head = box.items.find((item) => item.state !== "done");
-    if (!head || head.state !== "taken" || !head.error.next) return;
+    if (!head || head.state !== "taken") return;
     const from = head.body.number;
-    const shift = head.error.next - from;
+    const shift = (head.error.next || from + 1) - from;
     for (const item of box.items.slice(box.items.indexOf(head))) {
       if (item.body && item.body.number !== undefined) {
         item.body = { ...item.body, number: item.body.number + shift };
@@ -349,10 +350,14 @@ export function dismissNotice(gameId, number) {
   emit({ type: "dismissed", gameId });
 }
 
-/** Done items that `exported` (an export just fetched) holds leave the queue. */
-export function settled(gameId, exported) {
+/**
+ * Done items that `exported` holds leave the queue: those answered before it was asked for (at
+ * `asked`, ms), and those it is seen to hold (an answer that came while it was on its way).
+ */
+export function settled(gameId, exported, asked) {
   const box = store.outbox(gameId);
-  const kept = box.items.filter((item) => !(item.state === "done" && included(exported, item)));
+  const held = (item) => item.answered < asked || included(exported, item);
+  const kept = box.items.filter((item) => !(item.state === "done" && held(item)));
   if (kept.length === box.items.length) return;
   box.items = kept;
   store.setOutbox(gameId, box);

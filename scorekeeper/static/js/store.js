@@ -114,7 +114,10 @@ export const store = {
       // A round kept by the page before the outbox was a queue: first in its game's queue.
       for (const [gameId, entry] of Object.entries(old)) {
         const box = all[gameId] || { items: [], notices: [] };
-        box.items.unshift({ kind: "round", ...entry });
+        const item = { kind: "round", ...entry };
+        // Another phone had recorded its number: now the table chooses (theirs or mine).
+        if (entry.state === "failed" && entry.error && entry.error.taken) item.state = "taken";
+        box.items.unshift(item);
         all[gameId] = box;
       }
       write(OUTBOX, all);

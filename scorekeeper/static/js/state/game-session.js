@@ -27,7 +27,8 @@ function view() {
   const kept = store.exported(game.id);
   const fresh = Boolean(kept && kept.asked >= gameAsked);
   const base = fresh ? kept.export : exported;
-  const items = base ? unsettled(base, store.outbox(game.id).items) : [];
+  const asked = fresh ? kept.asked : 0;
+  const items = base ? unsettled(base, store.outbox(game.id).items, asked) : [];
   const memo = JSON.stringify([fresh && kept.asked, gameAsked, items]);
   if (shown.memo === memo) return shown.view;
   let result = fresh ? fromExport(kept.export) : served();
@@ -75,8 +76,10 @@ export const session = {
   get base() {
     if (!game) return null;
     const kept = store.exported(game.id);
-    const base = kept && kept.asked >= gameAsked ? kept.export : exported;
-    return base ? { exported: base, items: unsettled(base, store.outbox(game.id).items) } : null;
+    const fresh = kept && kept.asked >= gameAsked;
+    const base = fresh ? kept.export : exported;
+    const items = base ? unsettled(base, store.outbox(game.id).items, fresh ? kept.asked : 0) : [];
+    return base ? { exported: base, items } : null;
   },
   get polling() {
     return poll !== null;
@@ -144,7 +147,7 @@ export async function loadRounds() {
   rounds = list;
   exported = data;
   store.saveExport(id, data, asked);
-  settled(id, data);
+  settled(id, data, asked);
 }
 
 export async function refreshGame(force = false) {
@@ -160,8 +163,11 @@ export async function refreshGame(force = false) {
   }
 }
 
-// The outbox changed: the game shown is drawn again with it (no request).
+// The outbox changed: the game shown is drawn again with it (no request), if a game is shown.
 export function outboxChanged() {
+  const route = currentRoute();
+  const shownHere = route && (route.view === "game" || route.view === "watch");
+  if (!game || !shownHere || route.id !== game.id) return;
   for (const listener of listeners) listener();
 }
 

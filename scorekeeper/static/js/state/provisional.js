@@ -271,7 +271,11 @@ export function included(exported, item) {
   return !round || Boolean(item.target && round.created_at !== item.target);
 }
 
-/** The queue as the provisional game applies it on `exported`: what it already holds left out. */
-export function unsettled(exported, items) {
-  return items.filter((item) => !(item.state === "done" && included(exported, item)));
+/**
+ * The queue as the provisional game applies it on `exported` (asked for at `asked`, ms): what
+ * it holds left out (answered before it was asked for, or seen in it).
+ */
+export function unsettled(exported, items, asked = 0) {
+  const held = (item) => item.answered < asked || included(exported, item);
+  return items.filter((item) => !(item.state === "done" && held(item)));
 }
