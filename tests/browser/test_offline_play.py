@@ -11,7 +11,18 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from .conftest import check_accessibility
-from .helpers import create_game, expect, jhyap_entry, next_round_is, open_entry, scores, tab
+from .helpers import (
+    create_game,
+    expect,
+    jhyap_entry,
+    next_round_is,
+    open_entry,
+    player_row,
+    scores,
+    tab,
+    trick_entry,
+    wait_preview,
+)
 
 pytestmark = pytest.mark.server
 OFFLINE = (
@@ -134,3 +145,25 @@ def test_undo_and_seat_change_offline(page, server, console):
     history = server.rounds(game_id)
     assert [r["number"] for r in history] == [1, 2]
     assert history[1]["seat_change"]["join"]["name"] == "Dev"
+
+
+def test_twenty_two_offline_deals_and_piles(page, server, console):
+    """Twenty Two offline: the next deal, the dealer and the score piles come from the rules on
+    the phone, and are what the service has once the rounds are sent."""
+    console.allow(OFFLINE)
+    game_id = create_game(page, "twenty-two", ["Dina", "Eli", "Faye"], dealer=0)
+    page.context.set_offline(True)
+    open_entry(page)
+    trick_entry(page, [("Eli", "9C"), ("Faye", "KD"), ("Dina", "4H")])
+    preview = wait_preview(page)
+    assert "Next: Faye deals 10 cards each." in preview
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("provisional")).to_be_visible()
+    expect(page.get_by_test_id("cards-each")).to_have_text("Deal 10 cards each.")
+    expect(player_row(page, "Faye").locator(".pile")).to_contain_text("K♦")
+    before = shown(page)
+    page.context.set_offline(False)
+    expect(page.get_by_test_id("provisional")).to_have_count(0, timeout=30_000)
+    assert shown(page) == before
+    expect(page.get_by_test_id("cards-each")).to_have_text("Deal 10 cards each.")
+    assert served_game(server, game_id)["next_round"]["cards_each"] == 10
