@@ -135,6 +135,8 @@ def test_undo_and_seat_change_offline(page, server, console):
     tab(page, "Table")
     page.get_by_test_id("someone-joins").click()
     page.fill("#join-name", "Dev")
+    # The newcomer's seat and score before confirming, from the rules on the phone.
+    expect(page.locator("#join-preview")).to_contain_text("Dev will join with")
     page.get_by_test_id("seat-submit").click()
     expect(page.get_by_test_id("provisional")).to_be_visible()
     expect(page.locator("[data-testid=player][data-player=Dev]")).to_be_visible()

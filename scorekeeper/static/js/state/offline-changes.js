@@ -42,9 +42,8 @@ export function undoLast(gameId) {
   return last.number;
 }
 
-/** Queue a join or a leave (`body` as the service takes it, with its key): the Game after it. */
-export function queueSeatChange(gameId, body, key, name = null) {
-  const game = session.game;
+/** The outbox item a join or a leave makes (a newcomer gets a provisional id). */
+function seatItem(game, body, key, name) {
   const item = { kind: "seat", key, body };
   if (body.join) {
     // A provisional id, below every id the game has: the service's answer gives the real one.
@@ -57,13 +56,26 @@ export function queueSeatChange(gameId, body, key, name = null) {
       throw new RuleError(said, { join: ["Already in this game."] });
     }
   }
-  // What the rules on the phone refuse is refused here, as the service would.
+  return item;
+}
+
+/**
+ * A join's or a leave's dry run on the phone: the Game after it, as the service's dry run
+ * answers it; a RuleError when the rules refuse it (as the service would).
+ */
+export function previewSeatChange(body, name = null) {
   const base = session.base;
-  if (base) {
-    const tried = provisionalGame(base.exported, [...base.items, { ...item, created: null }]);
-    const refused = tried.refused.find((entry) => entry.key === key);
-    if (refused) throw refused.error;
-  }
+  const item = seatItem(session.game, body, "seat-preview", name);
+  const tried = provisionalGame(base.exported, [...base.items, { ...item, created: null }]);
+  const refused = tried.refused.find((entry) => entry.key === item.key);
+  if (refused) throw refused.error;
+  return tried.game;
+}
+
+/** Queue a join or a leave (`body` as the service takes it, with its key): the Game after it. */
+export function queueSeatChange(gameId, body, key, name = null) {
+  const item = seatItem(session.game, body, key, name);
+  if (session.base) previewSeatChange(body, name); // refused here as the service would
   enqueue(gameId, store.token(gameId), item);
   return session.game;
 }

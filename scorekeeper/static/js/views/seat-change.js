@@ -2,7 +2,8 @@
 // stays until the service has it (an error or no connection keeps the form as it was), and the
 // same change sent again keeps its Idempotency-Key, so it is made once.
 
-import { api, ApiError } from "../api.js";
+import { api, ApiError, NetworkError } from "../api.js";
+import { RuleError } from "../rules/index.js";
 import { h, replace } from "../dom.js";
 import { gameTitle, gameUrl, playerName } from "../format.js";
 import { t } from "../i18n.js";
@@ -11,7 +12,7 @@ import { joinFields, leaveFields } from "./seat-fields.js";
 import { newKey, store } from "../store.js";
 import { stopped } from "../outbox.js";
 import { canWrite, refreshGame, session } from "../state/game-session.js";
-import { mustQueue, queueSeatChange } from "../state/offline-changes.js";
+import { mustQueue, previewSeatChange, queueSeatChange } from "../state/offline-changes.js";
 import { currentRoute, isSeatTab } from "../state/route.js";
 import { announce, errorBox, errorText, heading, mainBox } from "../ui.js";
 
@@ -72,12 +73,12 @@ async function joinPreview() {
   const body = seatChangeBody(target, game.next_round.number);
   let shown;
   try {
-    const after = await api.seatChange(game.id, store.token(game.id), body, null, true);
+    const after = await joinDryRun(game, body, target);
     const player = joinedPlayer(after, target);
     const where = playerName(game, target.after);
     shown = t("join_preview", { name: player.name, n: player.score, after: where });
   } catch (error) {
-    if (!(error instanceof ApiError)) return; // offline: Confirm says so, keeping the entry
+    if (!(error instanceof ApiError || error instanceof RuleError)) return; // no preview
     const { line, detail, detailLang } = errorText(error);
     shown = h(
       "span",
@@ -88,6 +89,18 @@ async function joinPreview() {
   }
   const box = document.getElementById("join-preview");
   if (seq === previewSeq && change === target && box) replace(box, shown);
+}
+
+// The service's dry run; offline (or behind changes still waiting), the rules on the phone's.
+async function joinDryRun(game, body, target) {
+  const onPhone = () => previewSeatChange(body, newcomerName(target));
+  if (session.base && mustQueue(game.id)) return onPhone();
+  try {
+    return await api.seatChange(game.id, store.token(game.id), body, null, true);
+  } catch (error) {
+    if (error instanceof NetworkError && session.base) return onPhone();
+    throw error;
+  }
 }
 
 const fieldActions = { redraw: () => drawSeatChange(), changed: () => schedulePreview() };
