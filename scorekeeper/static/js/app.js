@@ -21,11 +21,15 @@ onOutboxChange(async (event) => {
   const sentRound = event.type === "sent" && event.item.kind === "round";
   if (sentRound) announce(t("round_saved", { n: event.answer.number }));
   const game = session.game;
-  if (!game || event.gameId !== game.id) return;
-  // The service answered (or refused for good: theirs is shown beside mine): its game again.
-  const answered = event.type === "sent" || (event.type === "failed" && !event.network);
-  if (answered || event.type === "discarded") await refreshGame(true);
-  outboxChanged();
+  // An answer is followed by the export the outbox asks for (settled): the page is drawn then,
+  // once, with the service's game (or the provisional one while more waits).
+  if (!game || event.gameId !== game.id || event.type === "sent") return;
+  const fromService =
+    event.type === "settled" ||
+    event.type === "discarded" ||
+    (event.type === "failed" && !event.network); // refused: theirs is shown beside mine
+  const redrawn = fromService && (await refreshGame(true));
+  if (!redrawn) outboxChanged();
   renderOutbox();
 });
 

@@ -5,7 +5,7 @@
 // plus {key, token, created, attempts, state, error, shown, recorded}. An item is written with its
 // Idempotency-Key before the first send and resent with it until the service answers; then it is
 // "done" (recorded: what the service answered) until an export that holds it is kept. A refusal stops the queue: "failed" (the service's reason stands), or "taken"
-// (another phone recorded that number first: the table chooses, see clash.js).
+// (another phone recorded that number first: the table chooses, views/clash.js).
 // notices: [{number, shown, answer}]: a change the service scored otherwise than the phone showed.
 
 import { api, ApiError, NetworkError } from "./api.js";
@@ -208,14 +208,13 @@ export async function send(gameId) {
 // asked for after the answer holds it). Offline again: the item stays done until a later one.
 async function fetchExport(gameId) {
   const asked = Date.now();
-  let data;
   try {
-    data = await api.exportGame(gameId);
+    const data = await api.exportGame(gameId);
+    store.saveExport(gameId, data, asked);
+    settled(gameId, data, asked);
   } catch {
-    return;
+    // offline again: the answered item stays done (and shown) until a later export
   }
-  store.saveExport(gameId, data, asked);
-  settled(gameId, data, asked);
   emit({ type: "settled", gameId });
 }
 

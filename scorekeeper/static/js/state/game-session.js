@@ -150,16 +150,19 @@ export async function loadRounds() {
   settled(id, data, asked);
 }
 
+// True when the game was drawn again (it changed).
 export async function refreshGame(force = false) {
   const route = currentRoute();
-  if (!route || !route.id) return;
+  if (!route || !route.id) return false;
   try {
     const changed = await loadGame(force);
-    if (!changed) return;
+    if (!changed) return false;
     await loadRounds();
     for (const listener of listeners) listener();
+    return true;
   } catch {
     // offline: keep showing what we have; the outbox banner says what is waiting
+    return false;
   }
 }
 
