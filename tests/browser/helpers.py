@@ -120,6 +120,7 @@ def confirm(page: Any, tap: Any = None) -> None:
     (tap or (lambda locator: locator.click()))(button)
     expect(page.locator("[data-testid=players]")).to_be_visible()
     expect(page.get_by_test_id("pending")).to_have_count(0)
+    expect(page.get_by_test_id("provisional")).to_have_count(0)  # shown as the service has it
     # The table is drawn again once the service has the round: the next round, or the winner.
     page.wait_for_function(
         """n => document.querySelector('[data-testid=winner]')

@@ -141,7 +141,7 @@ def test_correction_that_clashes_with_a_later_round_says_which(page, server, con
     expect(page.get_by_test_id("confirm")).to_be_disabled()
 
 
-def test_correction_recovers_when_the_connection_is_back(page, server, console):
+def test_correction_offline_is_scored_on_the_phone_and_sent_later(page, server, console):
     console.allow(OFFLINE)
     game_id, _ = game_with_rounds(page, [(0, 2, 20, 30)])
     page.get_by_test_id("edit-1").click()
@@ -150,34 +150,32 @@ def test_correction_recovers_when_the_connection_is_back(page, server, console):
     page.context.set_offline(True)
     page.get_by_test_id("hand-slot").filter(has_text="Bikash").click()
     page.get_by_test_id("pad-18").click()
-    expect(page.get_by_test_id("preview-error")).to_contain_text("No connection")
+    # No dry run from the service: the rules on the phone score it, and it can be saved.
+    expect(page.get_by_test_id("offline-note")).to_be_visible()
+    expect(page.locator("#preview .notice").last).to_contain_text("Bikash: 20 → 18")
     save = page.get_by_test_id("confirm")
-    expect(save).to_be_disabled()
-    expect(page.get_by_test_id("retry-preview")).to_be_visible()
-
-    page.context.set_offline(False)  # the browser says "online": the preview is asked again
-    expect(page.locator("#preview .notice")).to_contain_text("Bikash: 20 → 18")
     expect(save).to_be_enabled()
     save.click()
     expect(page.get_by_test_id("round-1")).to_contain_text("18")
+    assert server.rounds(game_id)[0]["results"][1]["hand"] == 20  # kept on the phone
+
+    page.context.set_offline(False)  # the browser says "online": the outbox sends it
+    page.wait_for_function(
+        "id => !JSON.parse(localStorage.getItem('scorekeeper.outbox.v2') || '{}')[id]",
+        arg=game_id,
+    )
     assert server.rounds(game_id)[0]["results"][1]["hand"] == 18
 
 
-def test_edit_opened_offline_offers_the_way_back_and_a_retry(page, server, console):
+def test_edit_opens_offline_from_what_the_phone_has(page, server, console):
+    """The rounds' entries come with the game: a correction opens offline, scored on the phone."""
     console.allow(OFFLINE)
     game_with_rounds(page, [(0, 2, 20, 30)])
     page.context.set_offline(True)
     page.get_by_test_id("edit-1").click()
     expect(page.locator("h1")).to_have_text("Correct round 1")
-    expect(page.get_by_test_id("error")).to_contain_text("No connection")
-    page.get_by_test_id("back-to-game").click()
-    expect(page.get_by_test_id("round-1")).to_be_visible()  # History, from what the phone has
-
-    page.get_by_test_id("edit-1").click()
-    retry = page.get_by_test_id("retry-route")
-    retry.click()  # still offline: the same error, in the same place
-    expect(page.get_by_test_id("error")).to_have_count(1)
-    page.context.set_offline(False)
-    expect(page.locator("h1")).to_have_text("Correct round 1")
-    wait_preview(page)  # reloaded on its own once the connection is back
+    expect(page.get_by_test_id("offline-note")).to_be_visible()
+    wait_preview(page)
     expect(page.get_by_test_id("confirm")).to_be_enabled()
+    page.get_by_test_id("cancel-entry").click()
+    expect(page.get_by_test_id("round-1")).to_be_visible()  # History, from what the phone has

@@ -8,7 +8,6 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from .helpers import (
-    confirm,
     create_game,
     expect,
     jhyap_entry,
@@ -22,7 +21,13 @@ from .helpers import (
 )
 
 pytestmark = pytest.mark.server
-PENDING_JS = "JSON.parse(localStorage.getItem('scorekeeper.pending.v1') || '{}')"
+OUTBOX_JS = "JSON.parse(localStorage.getItem('scorekeeper.outbox.v2') || '{}')"
+# Each game's first item not yet answered, as {game id: item}.
+PENDING_JS = (
+    f"Object.fromEntries(Object.entries({OUTBOX_JS})"
+    ".map(([id, box]) => [id, box.items.find(item => item.state !== 'done')])"
+    ".filter(([, item]) => item))"
+)
 OUTBOX_LONGEST_WAIT_MS = 8000  # MAX_DELAY in static/js/outbox.js (a retryable 409 waits 1000)
 REFUSED = (
     r"Failed to load resource: net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|FAILED|EMPTY_RESPONSE)"
@@ -73,7 +78,10 @@ def test_server_stopped_mid_entry_round_sent_once(page, server, console):
     stored = pending_store(page)[game_id]
     assert stored["body"]["number"] == 1
     assert stored["body"]["caller"] and len(stored["body"]["hands"]) == 3
-    expect(page.get_by_test_id("record-round")).to_have_count(0)  # no second round on top of it
+    # The round shows at once, provisionally, and the next one can be entered on top of it.
+    expect(page.get_by_test_id("provisional")).to_contain_text("1 not yet sent")
+    next_round_is(page, 2)
+    assert scores(page) == {"Asha": "0", "Bikash": "20", "Chandra": "30"}
     # At least one automatic retry fails too.
     page.wait_for_function(f"id => ({PENDING_JS})[id]?.attempts >= 2", arg=game_id)
     assert pending_store(page)[game_id]["attempts"] >= 2
@@ -138,41 +146,47 @@ def confirm_round_1_taken_by_another_phone(page, console, hands) -> tuple[str, l
     return game_id, ids
 
 
-def test_refused_round_is_kept_until_discarded(page, server, console):
-    """A round the service refuses (another phone recorded that round first) is not dropped."""
+def test_round_taken_by_another_phone_keep_theirs_by_default(page, server, console):
+    """Another phone recorded round 1 first: theirs and mine side by side, kept after a reload;
+    the main button keeps theirs and drops mine, so no round is recorded twice."""
     game_id, _ = confirm_round_1_taken_by_another_phone(page, console, [2, 20, 30])
-    failed = page.get_by_test_id("pending-failed")
-    expect(failed).to_contain_text("Another phone recorded round 1")
-    expect(failed).to_contain_text("not round 1")
-    expect(failed.get_by_role("button", name="Send again")).to_have_count(0)  # it cannot succeed
+    clash = page.get_by_test_id("clash")
+    expect(clash).to_contain_text("Another phone recorded round 1")
+    expect(clash).to_contain_text("Their round 1")
+    expect(clash).to_contain_text("My round 1")
+    expect(clash.get_by_role("button").first).to_have_text("Keep theirs")
+    expect(page.get_by_test_id("record-round")).to_have_count(0)
     assert game_id in pending_store(page)
     page.reload()
     page.wait_for_selector("body.ready")
-    expect(page.get_by_test_id("pending-failed")).to_be_visible()  # still there after a reload
-    page.get_by_role("button", name="Discard this round").click()
-    expect(page.get_by_test_id("pending-failed")).to_have_count(0)
+    expect(clash).to_be_visible()  # still there after a reload
+    clash.get_by_role("button", name="Keep theirs").click()
+    expect(clash).to_have_count(0)
     assert pending_store(page) == {}
     assert len(server.rounds(game_id)) == 1
+    next_round_is(page, 2)
 
 
-def test_round_recorded_first_elsewhere_can_be_entered_as_the_next(page, server, console):
+def test_round_taken_by_another_phone_mine_is_the_next(page, server, console):
+    """ "Mine is round 2" first shows what the scores become, then sends it as round 2, after a
+    reload that cleared the tab's session too."""
     game_id, ids = confirm_round_1_taken_by_another_phone(page, console, [2, 20, ["KH", "JK"]])
-    expect(page.get_by_test_id("record-round")).to_have_count(0)
-
-    page.get_by_role("button", name="Edit this round").click()
-    # The entry comes back as round 2, the game's next round, and leaves the banner; the outbox
-    # keeps it until the new entry is confirmed (closing the page meanwhile loses nothing).
-    expect(page.locator("h1")).to_have_text("Record round 2")
-    expect(page.get_by_test_id("pending-failed")).to_have_count(0)
-    assert pending_store(page)[game_id]["state"] == "failed"
-    expect(page.get_by_test_id("caller").filter(has_text="Asha")).to_have_attribute(
-        "aria-pressed", "true"
-    )
-    expect(page.get_by_test_id("hand-slot")).to_have_text(["Asha2", "Bikash20", "ChandraK♥Joker"])
-    wait_preview(page)
-    confirm(page)
+    page.goto("about:blank")
+    page.goto(server.url + "/#/game/" + game_id)
+    page.wait_for_selector("body.ready")
+    page.evaluate("() => sessionStorage.clear()")
+    page.reload()
+    page.wait_for_selector("body.ready")
+    clash = page.get_by_test_id("clash")
+    clash.get_by_role("button", name="Mine is round 2").click()
+    # Their round 1 scored 1 each (Asha's call of 1 ties: she scores 0); mine on top of it.
+    expect(page.get_by_test_id("clash-difference")).to_contain_text("With mine as round 2:")
+    assert len(server.rounds(game_id)) == 1  # nothing sent before the difference was seen
+    page.get_by_test_id("clash-send-next").click()
+    expect(clash).to_have_count(0)
+    expect(page.get_by_test_id("provisional")).to_have_count(0)  # the service has it
     next_round_is(page, 3)
-    assert pending_store(page) == {}  # the new entry took the refused one's place
+    assert pending_store(page) == {}
     rounds = server.rounds(game_id)
     assert [r["number"] for r in rounds] == [1, 2]
     assert rounds[1]["caller"] == ids[0]
@@ -208,45 +222,10 @@ def test_round_sent_after_the_game_ended_elsewhere_is_refused_once_not_resent(
     assert [r["number"] for r in server.rounds(game_id)] == [1, 2, 3, 4, 5, 6]
 
 
-def test_refused_round_entered_again_survives_closing_the_page(page, server, console):
-    """ "Edit this round" opens the form, and the page is closed before Confirm: the refused
-    round is still kept on the phone, and can be entered again."""
-    game_id, _ = confirm_round_1_taken_by_another_phone(page, console, [2, 20, 30])
-    page.get_by_role("button", name="Edit this round").click()
-    expect(page.locator("h1")).to_have_text("Record round 2")
-    wait_preview(page)
-
-    # Closed (the tab's session storage goes with it) and opened again on the game.
-    page.goto("about:blank")
-    page.goto(server.url + "/#/game/" + game_id)
-    page.wait_for_selector("body.ready")
-    page.evaluate("() => sessionStorage.clear()")
-    page.reload()
-    page.wait_for_selector("body.ready")
-    failed = page.get_by_test_id("pending-failed")
-    expect(failed).to_contain_text("Another phone recorded round 1")
-    expect(page.get_by_test_id("record-round")).to_have_count(0)
-    failed.get_by_role("button", name="Edit this round").click()
-    expect(page.locator("h1")).to_have_text("Record round 2")
-    expect(page.get_by_test_id("hand-slot")).to_have_text(["Asha2", "Bikash20", "Chandra30"])
-    wait_preview(page)
-
-    # Escape keeps it too: back on the table the banner shows it again.
-    page.keyboard.press("Escape")
-    expect(failed).to_be_visible()
-    assert pending_store(page)[game_id]["state"] == "failed"
-    failed.get_by_role("button", name="Edit this round").click()
-    wait_preview(page)
-    confirm(page)
-    next_round_is(page, 3)
-    assert pending_store(page) == {}
-    assert [r["number"] for r in server.rounds(game_id)] == [1, 2]
-
-
-def test_invalid_round_typed_offline_can_be_fixed(page, server, console):
-    """Typed offline, the round breaks a rule (a call over the limit): the service refuses it
-    (422) once the connection is back, and the phone can fix it instead of only dropping it."""
-    console.allow(r"net::ERR_INTERNET_DISCONNECTED|status of 422")
+def test_invalid_round_typed_offline_is_refused_by_the_rules_on_the_phone(page, server, console):
+    """Typed offline, the round breaks a rule (a call over the limit): the rules on the phone
+    refuse it as the service would, Confirm stays off, and the fixed round is kept and sent."""
+    console.allow(r"net::ERR_INTERNET_DISCONNECTED")
     game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
     open_entry(page)
     page.context.set_offline(True)
@@ -255,22 +234,17 @@ def test_invalid_round_typed_offline_can_be_fixed(page, server, console):
     for total in (9, 20, 30):
         page.get_by_test_id(f"pad-{total}").click()
     page.get_by_test_id("caller").filter(has_text="Asha").click()
-    expect(page.get_by_test_id("offline-note")).to_be_visible()
-    page.get_by_test_id("confirm").click()
-    expect(page.get_by_test_id("pending")).to_contain_text("kept on this phone")
-
-    page.context.set_offline(False)
-    failed = page.get_by_test_id("pending-failed")
-    expect(failed).to_contain_text("Round 1 of Asha, Bikash, Chandra was not accepted.")
-    expect(failed).to_contain_text("the call limit is 5")
-    failed.get_by_role("button", name="Edit this round").click()
-    expect(page.locator("h1")).to_have_text("Record round 1")
     expect(page.get_by_test_id("preview-error")).to_contain_text("the call limit is 5")
+    expect(page.get_by_test_id("confirm")).to_be_disabled()
     page.get_by_test_id("hand-slot").filter(has_text="Asha").click()
     page.get_by_test_id("pad-4").click()
-    wait_preview(page)
-    confirm(page)
-    next_round_is(page, 2)
+    expect(page.get_by_test_id("offline-note")).to_contain_text("scored on this phone")
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("provisional")).to_be_visible()
+    assert scores(page) == {"Asha": "0", "Bikash": "20", "Chandra": "30"}
+
+    page.context.set_offline(False)
+    expect(page.get_by_test_id("provisional")).to_have_count(0, timeout=20_000)
     assert scores(page) == {"Asha": "0", "Bikash": "20", "Chandra": "30"}
     assert len(server.rounds(game_id)) == 1
 
@@ -282,6 +256,7 @@ def test_double_tap_on_confirm_records_once_without_errors(page, server, console
     wait_preview(page)
     # Two taps before the page has moved on (what a quick double tap does).
     page.get_by_test_id("confirm").evaluate("button => { button.click(); button.click(); }")
-    next_round_is(page, 2)
+    next_round_is(page, 2)  # shown at once, provisionally: wait until the service has it
+    page.wait_for_function(f"id => !({PENDING_JS})[id]", arg=game_id)
     assert console.unexpected() == []
     assert len(server.rounds(game_id)) == 1

@@ -59,6 +59,8 @@ export const api = {
     }),
   rounds: (id) =>
     request("GET", `/games/${encodeURIComponent(id)}/rounds`).then((r) => r.data.rounds),
+  round: (id, number) =>
+    request("GET", `/games/${encodeURIComponent(id)}/rounds/${number}`).then((r) => r.data),
   exportGame: (id) => request("GET", `/games/${encodeURIComponent(id)}/export`).then((r) => r.data),
   exportUrl: (id) => `${BASE}/games/${encodeURIComponent(id)}/export`,
   previewRound: (id, token, body) =>

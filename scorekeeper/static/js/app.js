@@ -1,5 +1,6 @@
-// Scorekeeper's phone page. Talks only to the public API (/api/v1); no scoring rules live here:
-// every result shown before confirming comes from the service's dry run.
+// Scorekeeper's phone page. Talks only to the public API (/api/v1). Online, every result shown
+// before confirming comes from the service's dry run; offline, from the rules on the phone
+// (rules/), and the game shows this phone's outbox applied, as provisional, until it is sent.
 //
 // This module starts the page: the language, the router, the outbox banner and the listeners
 // that tie them together. The views are in views/, what they share in state/.
@@ -10,7 +11,7 @@ import { registerWorker, renderUpdate } from "./install.js";
 import { onEscape } from "./keyboard.js";
 import { flushAll, onOutboxChange } from "./outbox.js";
 import { route, routeWhenOnline } from "./router.js";
-import { onGameChange, refreshGame, session } from "./state/game-session.js";
+import { onGameChange, outboxChanged, refreshGame, session } from "./state/game-session.js";
 import { store } from "./store.js";
 import { announce } from "./ui.js";
 import { entryOpen, previewWhenOnline, renderEntry } from "./views/entry.js";
@@ -18,10 +19,19 @@ import { gameChanged } from "./views/game.js";
 
 onOutboxChange(async (event) => {
   renderOutbox();
-  if (event.type === "sent") announce(t("round_saved", { number: event.round.number }));
+  const sentRound = event.type === "sent" && event.item.kind === "round";
+  if (sentRound) announce(t("round_saved", { n: event.answer.number }));
   const game = session.game;
-  const settled = event.type === "sent" || event.type === "discarded";
-  if (game && event.gameId === game.id && settled) await refreshGame(true);
+  // An answer is followed by the export the outbox asks for (settled): the page is drawn then,
+  // once, with the service's game (or the provisional one while more waits).
+  if (!game || event.gameId !== game.id || event.type === "sent") return;
+  const fromService =
+    event.type === "settled" ||
+    event.type === "discarded" ||
+    (event.type === "failed" && !event.network); // refused: theirs is shown beside mine
+  const redrawn = fromService && (await refreshGame(true));
+  if (!redrawn) outboxChanged();
+  renderOutbox();
 });
 
 onGameChange(gameChanged);

@@ -1,62 +1,72 @@
-// The outbox banner: rounds waiting to be sent, and rounds the service refused.
+// The outbox banner: what waits to be sent, what the service refused, and (views/clash.js) a
+// round another phone recorded first and a change the service scored otherwise than shown.
 
 import { h, replace } from "./dom.js";
 import { gameUrl } from "./format.js";
 import { t } from "./i18n.js";
-import { discard, retry } from "./outbox.js";
+import { discard, retry, waiting } from "./outbox.js";
 import { store } from "./store.js";
 import { askToEnterAgain, openDraft } from "./state/open-entry.js";
 import { currentRoute, go } from "./state/route.js";
+import { clashItem, noticeItem } from "./views/clash.js";
 
 export function renderOutbox() {
-  const pending = store.pendingAll();
-  const items = Object.entries(pending).map(([gameId, entry]) => {
-    // A refused round being entered again stays kept here until its new entry is confirmed
-    // (which replaces it) or it is discarded; the open form stands for it meanwhile.
-    if (replacedByOpenEntry(gameId, entry)) return null;
+  const boxes = store.outboxes();
+  const items = Object.entries(boxes).map(([gameId, box]) => {
+    const queue = waiting(gameId);
     const known = store.game(gameId);
     const gameName = (known && (known.name || known.players.join(", "))) || gameId;
-    if (entry.state === "failed") return failedItem(gameId, entry, gameName);
-    const number = entry.body.number;
+    const notices = (box.notices || []).map((notice) => noticeItem(gameId, notice));
+    const head = queue[0];
+    if (!head) return notices;
+    // A refused round being entered again stays kept here until its new entry is confirmed
+    // (which replaces it) or it is discarded; the open form stands for it meanwhile.
+    if (replacedByOpenEntry(gameId, head)) return notices;
+    if (head.state === "taken")
+      return [clashItem(gameId, head, gameName, numberOf(head), renderOutbox), ...notices];
+    if (head.state === "failed") return [failedItem(gameId, head, gameName, queue), ...notices];
+    const number = numberOf(head);
     const text =
-      entry.state === "waiting"
-        ? t("pending_waiting", { number, game: gameName, attempts: entry.attempts })
+      head.state === "waiting"
+        ? t("pending_waiting", { number, game: gameName, attempts: head.attempts })
         : t("pending_sending", { number, game: gameName });
-    return h(
-      "div",
-      { class: "pending", "data-testid": "pending" },
-      h("p", {}, text),
-      entry.state === "waiting"
-        ? h("button", { type: "button", onclick: () => retry(gameId) }, t("retry_now"))
-        : null,
-    );
+    return [
+      h(
+        "div",
+        { class: "pending", "data-testid": "pending" },
+        h("p", {}, text),
+        queue.length > 1 ? h("p", {}, t("pending_more", { n: queue.length - 1 })) : null,
+        head.state === "waiting"
+          ? h("button", { type: "button", onclick: () => retry(gameId) }, t("retry_now"))
+          : null,
+      ),
+      ...notices,
+    ];
   });
-  replace(document.getElementById("outbox"), items);
+  replace(document.getElementById("outbox"), items.flat());
 }
 
-// Refused for good: sending it again cannot help. Another phone recorded that round (409) or it
-// was an invalid entry typed offline (422): it can be entered again as the next round.
-// Otherwise (the game is over, say) only the service's reason and Discard.
-function failedItem(gameId, entry, gameName) {
-  const number = entry.body.number;
-  const taken = Boolean(entry.error && entry.error.taken);
+/** The history number an outbox item is about. */
+export function numberOf(item) {
+  return item.body && item.body.number !== undefined ? item.body.number : item.number;
+}
+
+// Refused for good: sending it again cannot help. An invalid entry (422) can be entered again
+// when nothing waits behind it; otherwise (the game is over, say) the reason and Discard.
+function failedItem(gameId, entry, gameName, queue) {
+  const number = numberOf(entry);
   return h(
     "div",
     { class: "pending failed", "data-testid": "pending-failed" },
-    h(
-      "p",
-      {},
-      taken
-        ? t("pending_taken", { number, game: gameName })
-        : t("pending_failed", { number, game: gameName }),
-    ),
+    h("p", {}, t("pending_failed", { number, game: gameName })),
     entry.error
       ? h("p", { class: "detail", lang: entry.error.language || "en" }, entry.error.message)
       : null,
+    queue.length > 1 ? h("p", {}, t("pending_more", { n: queue.length - 1 })) : null,
     h(
       "div",
       { class: "row" },
-      canEnterAgain(entry)
+      canEnterAgain(entry) && queue.length === 1
         ? h(
             "button",
             {
@@ -79,8 +89,9 @@ function failedItem(gameId, entry, gameName) {
 
 export function canEnterAgain(entry) {
   return (
+    entry.kind === "round" &&
     entry.state === "failed" &&
-    Boolean(entry.error && (entry.error.taken || entry.error.status === 422))
+    Boolean(entry.error && entry.error.status === 422)
   );
 }
 
@@ -100,7 +111,7 @@ function replacedByOpenEntry(gameId, entry) {
 // Open the round entry form with a refused round's entry. It stays in the outbox until the new
 // entry is confirmed (replacing it) or it is discarded: closing the page meanwhile loses nothing.
 function editRefused(gameId) {
-  const entry = store.pending(gameId);
+  const entry = waiting(gameId)[0];
   if (!entry || !canEnterAgain(entry)) return;
   askToEnterAgain(gameId, entry.key);
   go(gameUrl(gameId, "round"));

@@ -1,13 +1,20 @@
-// Rounds are written to localStorage with their Idempotency-Key *before* the first POST,
-// resent with the same key until the service answers, and only removed once it has.
-// A round the service refuses stays listed until the player discards it or confirms it entered
-// again (the new entry takes its place).
+// Each game's outbox: the changes this phone made that the service has not answered yet, sent in
+// order. Stored in localStorage (store.outbox) as {items, notices}; an item is
+//   {kind: "round", body} | {kind: "correct", number, body} | {kind: "undo", number, target}
+//   | {kind: "seat", body, newcomer}
+// plus {key, token, created, attempts, state, error, shown, recorded}. An item is written with its
+// Idempotency-Key before the first send and resent with it until the service answers; then it is
+// "done" (recorded: what the service answered) until an export that holds it is kept. A refusal stops the queue: "failed" (the service's reason stands), or "taken"
+// (another phone recorded that number first: the table chooses, views/clash.js).
+// notices: [{number, shown, answer}]: a change the service scored otherwise than the phone showed.
 
-import { api, ApiError } from "./api.js";
-import { store, newKey } from "./store.js";
+import { api, ApiError, NetworkError } from "./api.js";
+import { language, t } from "./i18n.js";
+import { included } from "./state/provisional.js";
+import { newKey, store } from "./store.js";
 
 const listeners = new Set();
-const inFlight = new Set();
+const running = new Set();
 const timers = new Map();
 const MAX_DELAY = 8000;
 
@@ -20,30 +27,69 @@ function emit(event) {
   for (const listener of listeners) listener(event);
 }
 
-// replaces: the key of a refused round this entry was made from; that one gives way to it.
-export function enqueue(gameId, token, body, replaces = null) {
-  const current = store.pending(gameId);
-  if (current && !(replaces && current.key === replaces && current.state === "failed"))
-    throw new Error("pending");
-  clearTimeout(timers.get(gameId));
-  const entry = {
-    key: newKey(),
+/** The game's items not yet answered (done ones left out). */
+export function waiting(gameId) {
+  return store.outbox(gameId).items.filter((item) => item.state !== "done");
+}
+
+/** The first item the queue stopped at (refused, or taken by another phone), or null. */
+export function stopped(gameId) {
+  return waiting(gameId).find((item) => item.state === "failed" || item.state === "taken") || null;
+}
+
+function update(gameId, change) {
+  const box = store.outbox(gameId);
+  change(box);
+  store.setOutbox(gameId, box);
+}
+
+/** Put `item` ({kind, ...}) at the end of the game's queue and start sending. */
+export function enqueue(gameId, token, item) {
+  const full = {
+    key: item.key || newKey(item.kind),
     token,
-    body,
     created: new Date().toISOString(),
     attempts: 0,
-    state: "sending",
+    state: "queued",
+    ...item,
   };
-  store.setPending(gameId, entry);
-  emit({ type: "queued", gameId });
-  return send(gameId);
+  update(gameId, (box) => box.items.push(full));
+  emit({ type: "queued", gameId, item: full });
+  send(gameId);
+  return full;
+}
+
+/** Replace a refused round (by key) with its entry made again, at its place in the queue. */
+export function replaceRefused(gameId, token, key, body, shown) {
+  const box = store.outbox(gameId);
+  const at = box.items.findIndex((item) => item.key === key && item.state === "failed");
+  if (at < 0) return enqueue(gameId, token, { kind: "round", body, shown });
+  const fresh = { ...box.items[at], key: newKey("round"), body, shown, attempts: 0 };
+  fresh.state = "queued";
+  delete fresh.error;
+  box.items[at] = fresh;
+  store.setOutbox(gameId, box);
+  emit({ type: "queued", gameId, item: fresh });
+  send(gameId);
+  return fresh;
+}
+
+/** Take a never-sent item out of the queue (an undo of it, say): true if it was there. */
+export function withdraw(gameId, key) {
+  const box = store.outbox(gameId);
+  const item = box.items.find((entry) => entry.key === key);
+  if (!item || item.attempts > 0 || running.has(gameId)) return false;
+  box.items = box.items.filter((entry) => entry !== item);
+  store.setOutbox(gameId, box);
+  emit({ type: "discarded", gameId });
+  return true;
 }
 
 function permanent(error) {
   if (!(error instanceof ApiError)) return false;
   if (error.status === 408 || error.status === 429 || error.status >= 500) return false;
   // A 409 with Retry-After: "being recorded by another request" - retry for the stored answer.
-  // Any other 409 (another phone recorded this round, the game is over) stands.
+  // Any other 409 (another phone recorded this number, the game is over) stands.
   if (error.status === 409 && error.retryAfter > 0) return false;
   return true;
 }
@@ -57,62 +103,267 @@ function schedule(gameId, attempts, retryAfter) {
   );
 }
 
-export async function send(gameId) {
-  const entry = store.pending(gameId);
-  if (!entry || inFlight.has(gameId)) return null;
-  if (entry.state === "failed") return null;
-  inFlight.add(gameId);
-  clearTimeout(timers.get(gameId));
+/** The round the service has as `number` is no longer the one this phone meant to undo. */
+function undoneElsewhere(number) {
+  const error = new Error(t("undo_target_changed", { n: number }));
+  error.status = 409;
+  error.code = "conflict";
+  error.language = language();
+  return error;
+}
+
+// Send one item; the service's answer (data), or "gone" for an undo already done.
+async function deliver(gameId, item) {
+  if (item.kind === "round") {
+    return (await api.postRound(gameId, item.token, item.body, item.key)).data;
+  }
+  if (item.kind === "correct") return api.correctRound(gameId, item.token, item.number, item.body);
+  if (item.kind === "seat") return api.seatChange(gameId, item.token, item.body, item.key);
+  // An undo carries no key: a resend after a lost answer must find the round gone (404), and
+  // must not undo another round that took its number meanwhile (another phone).
   try {
-    const response = await api.postRound(gameId, entry.token, entry.body, entry.key);
-    const current = store.pending(gameId);
-    if (current && current.key === entry.key) store.setPending(gameId, null);
-    emit({ type: "sent", gameId, round: response.data });
-    return response.data;
-  } catch (error) {
-    const current = store.pending(gameId);
-    if (!current || current.key !== entry.key) return null;
-    current.attempts += 1;
-    if (permanent(error)) {
-      current.state = "failed";
-      // taken: another phone recorded this round's number first (the 409 names the next one).
-      const taken = error.status === 409 && Boolean(error.details && error.details.number);
-      const { status, code, message, language } = error;
-      current.error = { status, code, message, language, taken };
-      store.setPending(gameId, current);
-      emit({ type: "failed", gameId, error });
-    } else {
-      current.state = "waiting";
-      store.setPending(gameId, current);
-      emit({ type: "waiting", gameId, error });
-      schedule(gameId, current.attempts, error.retryAfter || 0);
+    if (item.target) {
+      const round = await api.round(gameId, item.number);
+      if (round.created_at !== item.target) throw undoneElsewhere(item.number);
     }
+    await api.undoRound(gameId, item.token, item.number);
     return null;
-  } finally {
-    inFlight.delete(gameId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return "gone";
+    throw error;
   }
 }
 
+/** `body` with the player id `from` (a newcomer's provisional one) written as `to`. */
+function renamedIds(value, from, to) {
+  if (Array.isArray(value)) return value.map((item) => renamedIds(item, from, to));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, renamedIds(item, from, to)]),
+    );
+  }
+  return value === from ? to : value;
+}
+
+// What the service's answer to `item` means for the rest of the queue: a newcomer's real id, the
+// round an undo is aimed at, a score the table was shown otherwise.
+function settle(box, item, answer) {
+  const later = box.items.slice(box.items.indexOf(item) + 1);
+  if (item.kind === "seat" && item.newcomer && answer && answer.players) {
+    const name = item.newcomer.name.normalize("NFC");
+    const seated = answer.players.filter((p) => p.name.normalize("NFC") === name && !p.left);
+    const real = Math.max(...seated.map((p) => p.id));
+    for (const other of later) {
+      if (other.body) other.body = renamedIds(other.body, item.newcomer.id, real);
+      if (other.kind === "seat" && other.newcomer && other.newcomer.after === item.newcomer.id) {
+        other.newcomer.after = real;
+      }
+    }
+  }
+  if (item.kind === "round" && answer && answer.created_at) {
+    for (const other of later) {
+      if (other.kind === "undo" && other.targetKey === item.key) other.target = answer.created_at;
+    }
+  }
+  if ((item.kind === "round" || item.kind === "correct") && item.shown && answer) {
+    if (!sameRound(item.shown, answer)) {
+      box.notices.push({ number: answer.number, shown: item.shown, answer });
+    }
+  }
+}
+
+/** What the service recorded for `item`, to find it in a later export (provisional.included). */
+function recordedAs(item, answer) {
+  if (item.kind === "round") return { number: answer.number, created_at: answer.created_at };
+  if (item.kind === "seat") return { number: item.body.number };
+  if (item.kind === "correct") return answer;
+  return { gone: answer === "gone" };
+}
+
+/** Whether two Round bodies score the same (when they were recorded aside). */
+export function sameRound(a, b) {
+  const plain = ({ created_at: _c, dry_run: _d, rescored: _r, ...rest }) => JSON.stringify(rest);
+  return plain(a) === plain(b);
+}
+
+/** Send the game's queue in order, until it is empty, refused, or the connection fails. */
+export async function send(gameId) {
+  // The browser knows it is offline: nothing is sent (so a change not yet sent can be withdrawn).
+  if (running.has(gameId) || navigator.onLine === false) return;
+  running.add(gameId);
+  clearTimeout(timers.get(gameId));
+  try {
+    for (;;) {
+      const item = waiting(gameId)[0];
+      if (!item || item.state === "failed" || item.state === "taken") return;
+      if (!(await sendOne(gameId, item))) return;
+      await fetchExport(gameId);
+    }
+  } finally {
+    running.delete(gameId);
+  }
+}
+
+// The game as the service has it now, after an answer: what it holds leaves the queue (an export
+// asked for after the answer holds it). Offline again: the item stays done until a later one.
+async function fetchExport(gameId) {
+  const asked = Date.now();
+  try {
+    const data = await api.exportGame(gameId);
+    store.saveExport(gameId, data, asked);
+    settled(gameId, data, asked);
+  } catch {
+    // offline again: the answered item stays done (and shown) until a later export
+  }
+  emit({ type: "settled", gameId });
+}
+
+// One item sent: true when the service answered it (the next may go).
+async function sendOne(gameId, item) {
+  update(gameId, (box) => {
+    const own = box.items.find((entry) => entry.key === item.key);
+    if (own) own.state = "sending";
+  });
+  let answer;
+  try {
+    answer = await deliver(gameId, item);
+  } catch (error) {
+    refused(gameId, item, error);
+    return false;
+  }
+  update(gameId, (box) => {
+    const own = box.items.find((entry) => entry.key === item.key);
+    if (!own) return;
+    own.state = "done";
+    own.answered = Date.now();
+    own.recorded = recordedAs(own, answer);
+    settle(box, own, answer);
+  });
+  emit({ type: "sent", gameId, item, answer });
+  return true;
+}
+
+function refused(gameId, item, error) {
+  let state = "waiting";
+  update(gameId, (box) => {
+    const own = box.items.find((entry) => entry.key === item.key);
+    if (!own) return;
+    own.attempts += 1;
+    if (permanent(error)) {
+      // taken: another phone recorded this number first (the 409 names the next one).
+      const taken =
+        error.status === 409 && Boolean(error.details && error.details.number) && !own.number;
+      own.state = taken ? "taken" : "failed";
+      const { status, code, message } = error;
+      own.error = { status, code, message, language: error.language || "en", taken };
+      if (taken) own.error.next = expectedNumber(error);
+    } else {
+      own.state = "waiting";
+    }
+    state = own.state;
+  });
+  if (state === "waiting") {
+    const own = waiting(gameId).find((entry) => entry.key === item.key);
+    schedule(gameId, own ? own.attempts : 1, (error && error.retryAfter) || 0);
+  }
+  emit({
+    type: state === "waiting" ? "waiting" : "failed",
+    gameId,
+    error,
+    network: isNetwork(error),
+  });
+}
+
+function isNetwork(error) {
+  return error instanceof NetworkError || !(error instanceof ApiError);
+}
+
+/** The number the service expects next, as its 409 names it ("The next round is 4."). */
+function expectedNumber(error) {
+  const said = [].concat(error.details.number || []).join(" ");
+  const found = said.match(/\d+/);
+  return found ? Number(found[0]) : null;
+}
+
+/** Send the stopped head again (a network wait cut short, or a failure to try again). */
 export function retry(gameId) {
-  const entry = store.pending(gameId);
-  if (!entry) return;
-  entry.state = "sending";
-  store.setPending(gameId, entry);
+  update(gameId, (box) => {
+    const head = box.items.find((item) => item.state !== "done");
+    if (head && head.state !== "taken") head.state = "queued";
+  });
   emit({ type: "queued", gameId });
   send(gameId);
 }
 
+/**
+ * Drop the head of the queue (a refused change, or "Keep theirs": this phone's round N goes, the
+ * other phone's stays). A correction or undo queued for that same number went with it: it was
+ * meant for this phone's round, not theirs.
+ */
 export function discard(gameId) {
   clearTimeout(timers.get(gameId));
-  store.setPending(gameId, null);
+  update(gameId, (box) => {
+    const head = box.items.find((item) => item.state !== "done");
+    if (!head) return;
+    const number = head.body ? head.body.number : null;
+    const aimed = (item) =>
+      (item.kind === "correct" || item.kind === "undo") && item.number === number;
+    box.items = box.items.filter((item) => item !== head && !(number && aimed(item)));
+  });
   emit({ type: "discarded", gameId });
+  send(gameId);
+}
+
+/**
+ * "Mine is round N+1": the head taken by another phone is sent again as the number the service
+ * expects; everything queued after it moves up as many numbers. A new key: the refused request
+ * recorded nothing, and the body changes.
+ */
+export function renumber(gameId) {
+  update(gameId, (box) => {
+    const head = box.items.find((item) => item.state !== "done");
+    if (!head || head.state !== "taken") return;
+    const from = head.body.number;
+    const shift = (head.error.next || from + 1) - from;
+    for (const item of box.items.slice(box.items.indexOf(head))) {
+      if (item.body && item.body.number !== undefined) {
+        item.body = { ...item.body, number: item.body.number + shift };
+      }
+      if (item.number !== undefined && item.number >= from) item.number += shift;
+    }
+    head.key = newKey(head.kind);
+    head.state = "queued";
+    head.attempts = 0;
+    delete head.error;
+    delete head.shown; // scored anew on top of their round: what the difference showed
+  });
+  emit({ type: "queued", gameId });
+  send(gameId);
+}
+
+/** The table has seen that the service scored a change otherwise: the notice goes. */
+export function dismissNotice(gameId, number) {
+  update(gameId, (box) => {
+    box.notices = box.notices.filter((notice) => notice.number !== number);
+  });
+  emit({ type: "dismissed", gameId });
+}
+
+/**
+ * Done items that `exported` holds leave the queue: those answered before it was asked for (at
+ * `asked`, ms), and those it is seen to hold (an answer that came while it was on its way).
+ */
+export function settled(gameId, exported, asked) {
+  const box = store.outbox(gameId);
+  const held = (item) => item.answered < asked || included(exported, item);
+  const kept = box.items.filter((item) => !(item.state === "done" && held(item)));
+  if (kept.length === box.items.length) return;
+  box.items = kept;
+  store.setOutbox(gameId, box);
 }
 
 export function flushAll() {
-  for (const gameId of Object.keys(store.pendingAll())) {
-    const entry = store.pending(gameId);
-    if (entry && entry.state !== "failed") send(gameId);
-  }
+  for (const gameId of Object.keys(store.outboxes())) send(gameId);
 }
 
 window.addEventListener("online", flushAll);

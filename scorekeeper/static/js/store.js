@@ -1,9 +1,12 @@
-// What this phone keeps: its tables and games (with their tokens), rounds waiting to be sent, the
-// language.
+// What this phone keeps: its tables and games (with their tokens), each game's outbox (the
+// changes waiting to be sent, in order) and its last export (the provisional game starts from it),
+// the language.
 
 const GAMES = "scorekeeper.games.v1";
 const TABLES = "scorekeeper.tables.v1";
-const PENDING = "scorekeeper.pending.v1";
+const PENDING = "scorekeeper.pending.v1"; // one round a game: read once, moved to the outbox
+const OUTBOX = "scorekeeper.outbox.v2";
+const EXPORTS = "scorekeeper.exports.v1";
 const LANG = "scorekeeper.lang";
 
 function read(key, fallback) {
@@ -103,17 +106,46 @@ export const store = {
     const table = this.table(id);
     return (table && table.token) || null;
   },
-  pendingAll() {
-    return read(PENDING, {});
+  // Every game's outbox: {gameId: {items: [...], notices: [...]}} (outbox.js says what they hold).
+  outboxes() {
+    const all = read(OUTBOX, {});
+    const old = read(PENDING, null);
+    if (old) {
+      // A round kept by the page before the outbox was a queue: first in its game's queue.
+      for (const [gameId, entry] of Object.entries(old)) {
+        const box = all[gameId] || { items: [], notices: [] };
+        const item = { kind: "round", ...entry };
+        // Another phone had recorded its number: now the table chooses (theirs or mine).
+        if (entry.state === "failed" && entry.error && entry.error.taken) item.state = "taken";
+        box.items.unshift(item);
+        all[gameId] = box;
+      }
+      write(OUTBOX, all);
+      localStorage.removeItem(PENDING);
+    }
+    return all;
   },
-  pending(gameId) {
-    return this.pendingAll()[gameId] || null;
+  outbox(gameId) {
+    const box = this.outboxes()[gameId];
+    return { items: [], notices: [], ...box };
   },
-  setPending(gameId, entry) {
-    const all = this.pendingAll();
-    if (entry) all[gameId] = entry;
+  setOutbox(gameId, box) {
+    const all = this.outboxes();
+    if (box.items.length || box.notices.length) all[gameId] = box;
     else delete all[gameId];
-    write(PENDING, all);
+    write(OUTBOX, all);
+  },
+  // The game's last export, and when it was asked for ({export, asked}: asked in ms).
+  exported(gameId) {
+    return read(EXPORTS, {})[gameId] || null;
+  },
+  // Kept for this game and for games with something waiting; the others' are dropped.
+  saveExport(gameId, exported, asked) {
+    const all = read(EXPORTS, {});
+    const waiting = this.outboxes();
+    for (const id of Object.keys(all)) if (id !== gameId && !waiting[id]) delete all[id];
+    all[gameId] = { export: exported, asked };
+    write(EXPORTS, all);
   },
   lang() {
     return localStorage.getItem(LANG);

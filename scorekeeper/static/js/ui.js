@@ -2,6 +2,7 @@
 
 import { ApiError, NetworkError } from "./api.js";
 import { h } from "./dom.js";
+import { RuleError } from "./rules/index.js";
 import { cardLabel, cardText, SUIT_SYMBOL, SUITS } from "./format.js";
 import { t } from "./i18n.js";
 
@@ -48,6 +49,11 @@ export function errorText(error) {
     }
     const key = ERROR_KEYS[error.status] || (error.status === 422 ? "err_422" : "err_generic");
     return { line: t(key), detail: error.message, detailLang: error.language };
+  }
+  // The rules on the phone refused it (offline): their words are English, as the service's.
+  if (error instanceof RuleError) {
+    if (error.status === 409) return { line: error.message, detail: null, lang: "en" };
+    return { line: t("err_422"), detail: error.message, detailLang: "en" };
   }
   return { line: t("err_generic"), detail: String(error && error.message) };
 }

@@ -1,13 +1,15 @@
 // Round entry, new and edit: opens the form with its draft, asks the service for a dry run after
-// each change, and hands a new round to the outbox (a correction is sent at once).
+// each change (offline, the rules on the phone), and hands a new round to the outbox. A correction
+// is sent at once when the outbox is empty and the phone online; otherwise it is queued too.
 
 import { api, NetworkError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { activePlayers, gameTitle, gameUrl } from "../format.js";
 import { t } from "../i18n.js";
-import { enqueue } from "../outbox.js";
+import { enqueue, replaceRefused, stopped, waiting } from "../outbox.js";
 import { store } from "../store.js";
 import { canEnterAgain, renderOutbox } from "../banner.js";
+import { previewCorrection, previewRound } from "../state/provisional.js";
 import { canWrite, refreshGame, session } from "../state/game-session.js";
 import { openDraft, setOpenDraft, takeEnterAgain } from "../state/open-entry.js";
 import { currentRoute } from "../state/route.js";
@@ -75,14 +77,15 @@ export async function startEntry() {
   let draft = storedDraft(game.id);
   // The refused round this entry stands for: the one "Edit this round" was tapped for, or the
   // one a kept draft was started from (the form opened again after Escape or a reload).
-  const pending = store.pending(game.id);
+  const pending = stopped(game.id);
   const key = prefill ? prefill.key : draft && draft.replaces;
   const refused = pending && key && pending.key === key && canEnterAgain(pending) ? pending : null;
   if (!canWrite() || game.status === "finished" || (pending && !refused)) {
     location.hash = gameUrl(game.id);
     return;
   }
-  const number = game.next_round.number;
+  // A refused round entered again takes its own number back (nothing waits behind it).
+  const number = refused ? refused.body.number : game.next_round.number;
   const ids = activePlayers(game).map((p) => p.id);
   const keep =
     draft &&
@@ -159,13 +162,11 @@ async function requestPreview({ reveal = false } = {}) {
   try {
     const gameId = session.game.id;
     const token = store.token(gameId);
-    const result =
-      draft.mode === "new"
-        ? await api.previewRound(gameId, token, entryBody(draft))
-        : await api.previewCorrection(gameId, token, draft.number, entryBody(draft));
+    const result = await dryRun(gameId, token, draft);
     if (seq !== previewSeq || openDraft() !== draft) return;
     draft.preview = result;
     draft.previewError = null;
+    draft.offline = Boolean(result.offline);
   } catch (error) {
     if (seq !== previewSeq || openDraft() !== draft) return;
     draft.preview = null;
@@ -175,6 +176,29 @@ async function requestPreview({ reveal = false } = {}) {
   showPreview();
   const button = document.querySelector("[data-testid=confirm]");
   if (reveal && button && !button.disabled) button.scrollIntoView({ block: "nearest" });
+}
+
+// The service's dry run; while changes wait in the outbox (the service does not have them yet) or
+// there is no connection, the rules on the phone score it on the provisional game instead.
+async function dryRun(gameId, token, draft) {
+  const body = entryBody(draft);
+  const base = session.base;
+  const onPhone = () => {
+    const result =
+      draft.mode === "new"
+        ? previewRound(base.exported, base.items, body)
+        : previewCorrection(base.exported, base.items, draft.number, body);
+    return { ...result, offline: true };
+  };
+  if (base && (waiting(gameId).length || navigator.onLine === false)) return onPhone();
+  try {
+    return draft.mode === "new"
+      ? await api.previewRound(gameId, token, body)
+      : await api.previewCorrection(gameId, token, draft.number, body);
+  } catch (error) {
+    if (error instanceof NetworkError && base) return onPhone();
+    throw error;
+  }
 }
 
 function showPreview() {
@@ -226,30 +250,43 @@ async function confirmEntry(event) {
     const body = entryBody(draft);
     clearDraft();
     setOpenDraft(null);
-    try {
-      enqueue(game.id, token, body, draft.replaces);
-    } catch {
-      // already one waiting; it is in the banner
-    }
+    const shown = draft.preview ? withoutDryRun(draft.preview) : null;
+    if (draft.replaces) replaceRefused(game.id, token, draft.replaces, body, shown);
+    else enqueue(game.id, token, { kind: "round", body, shown });
     renderOutbox();
     location.hash = gameUrl(game.id);
     return;
   }
+  const body = entryBody(draft);
+  const shown = draft.preview ? withoutDryRun(draft.preview) : null;
+  const queue = () =>
+    enqueue(game.id, token, { kind: "correct", number: draft.number, body, shown });
   try {
-    await api.correctRound(game.id, token, draft.number, entryBody(draft));
+    if (waiting(game.id).length || navigator.onLine === false) queue();
+    else await api.correctRound(game.id, token, draft.number, body);
   } catch (error) {
-    draft.sending = false;
-    if (openDraft() !== draft) return;
-    draft.preview = null;
-    draft.previewError = error;
-    showPreview();
-    return;
+    if (error instanceof NetworkError) {
+      queue(); // a PUT sent again does the same: safe to resend
+    } else {
+      draft.sending = false;
+      if (openDraft() !== draft) return;
+      draft.preview = null;
+      draft.previewError = error;
+      showPreview();
+      return;
+    }
   }
   announce(t("corrected", { n: draft.number }));
   if (openDraft() === draft) setOpenDraft(null);
   // Offline right after saving: the history catches up on the next poll.
   await refreshGame(true);
   location.hash = gameUrl(game.id, "history");
+}
+
+// A dry run as the round it stands for: what the table was shown.
+function withoutDryRun(preview) {
+  const { dry_run: _dry, rescored: _rescored, offline: _offline, ...round } = preview;
+  return round;
 }
 
 // The connection is back: a preview that failed for want of one is asked for again.

@@ -1,6 +1,7 @@
 // A game's page (playing or watching): loads the game, polls it, and shows its tabs (table,
 // history, chart) or the round entry.
 
+import { renderOutbox } from "../banner.js";
 import { h, replace } from "../dom.js";
 import { gameTitle, gameUrl, rulesetTitle, watchUrl } from "../format.js";
 import { t } from "../i18n.js";
@@ -28,6 +29,7 @@ export async function renderGameRoute(fresh) {
     // A game at one of this phone's tables: kept with the table's key (another phone started it).
     else if (view === "game" && game.table && store.table(game.table)) store.saveGame(game, null);
     startPolling(view === "watch" ? 2000 : 5000);
+    renderOutbox(); // a clash shows theirs and mine once the game is here
   }
   const route = currentRoute();
   if (route.tab === "round") return startEntry();

@@ -7,6 +7,7 @@ import { gameUrl, playerName } from "../format.js";
 import { t } from "../i18n.js";
 import { store } from "../store.js";
 import { refreshGame, session } from "../state/game-session.js";
+import { mustQueue, undoLast } from "../state/offline-changes.js";
 import { currentRoute } from "../state/route.js";
 import { announce, errorBox } from "../ui.js";
 import { isSeatChange } from "../seating.js";
@@ -155,13 +156,24 @@ async function undoConfirmed(event, redraw) {
   event.currentTarget.disabled = true;
   const game = session.game;
   let reload = false;
+  const said = target.seat
+    ? t("undone_seat", { what: target.seat })
+    : t("undone", { n: target.number });
+  if (mustQueue(game.id)) {
+    // Offline, or behind changes still waiting: it waits in the outbox after them.
+    undoLast(game.id);
+    confirmUndo = null;
+    message = null;
+    undoing = false;
+    announce(said);
+    redraw();
+    return;
+  }
   try {
     await api.undoRound(game.id, store.token(game.id), target.number);
     confirmUndo = null;
     message = null;
-    announce(
-      target.seat ? t("undone_seat", { what: target.seat }) : t("undone", { n: target.number }),
-    );
+    announce(said);
     reload = true;
   } catch (error) {
     message = { error };

@@ -1,4 +1,5 @@
-// The entry's preview: the service's dry run of the round (or why there is none), and Confirm.
+// The entry's preview: the service's dry run of the round, or offline the rules on the phone's
+// (or why there is none), and Confirm.
 
 import { NetworkError } from "../api.js";
 import { h, replace } from "../dom.js";
@@ -46,6 +47,9 @@ export function renderPreview(draft, game, actions) {
 function previewResult(draft, game) {
   const round = draft.preview;
   const parts = [
+    draft.offline
+      ? h("p", { class: "notice", "data-testid": "offline-note" }, t("preview_on_phone"))
+      : null,
     h("p", { class: "summary", "data-testid": "preview-summary" }, roundSummary(game, round)),
     resultsTable(game, round, t("preview")),
   ];

@@ -2,14 +2,17 @@
 // stays until the service has it (an error or no connection keeps the form as it was), and the
 // same change sent again keeps its Idempotency-Key, so it is made once.
 
-import { api, ApiError } from "../api.js";
+import { api, ApiError, NetworkError } from "../api.js";
+import { RuleError } from "../rules/index.js";
 import { h, replace } from "../dom.js";
 import { gameTitle, gameUrl, playerName } from "../format.js";
 import { t } from "../i18n.js";
 import { defaultAfter, rosterToJoin, seatChangeBody } from "../seating.js";
 import { joinFields, leaveFields } from "./seat-fields.js";
 import { newKey, store } from "../store.js";
+import { stopped } from "../outbox.js";
 import { canWrite, refreshGame, session } from "../state/game-session.js";
+import { mustQueue, previewSeatChange, queueSeatChange } from "../state/offline-changes.js";
 import { currentRoute, isSeatTab } from "../state/route.js";
 import { announce, errorBox, errorText, heading, mainBox } from "../ui.js";
 
@@ -21,7 +24,7 @@ let roster = null;
 
 export async function renderSeatChange(kind) {
   const game = session.game;
-  if (!canWrite() || game.status === "finished" || store.pending(game.id)) {
+  if (!canWrite() || game.status === "finished" || stopped(game.id)) {
     location.hash = gameUrl(game.id);
     return;
   }
@@ -70,12 +73,12 @@ async function joinPreview() {
   const body = seatChangeBody(target, game.next_round.number);
   let shown;
   try {
-    const after = await api.seatChange(game.id, store.token(game.id), body, null, true);
+    const after = await joinDryRun(game, body, target);
     const player = joinedPlayer(after, target);
     const where = playerName(game, target.after);
     shown = t("join_preview", { name: player.name, n: player.score, after: where });
   } catch (error) {
-    if (!(error instanceof ApiError)) return; // offline: Confirm says so, keeping the entry
+    if (!(error instanceof ApiError || error instanceof RuleError)) return; // no preview
     const { line, detail, detailLang } = errorText(error);
     shown = h(
       "span",
@@ -86,6 +89,18 @@ async function joinPreview() {
   }
   const box = document.getElementById("join-preview");
   if (seq === previewSeq && change === target && box) replace(box, shown);
+}
+
+// The service's dry run; offline (or behind changes still waiting), the rules on the phone's.
+async function joinDryRun(game, body, target) {
+  const onPhone = () => previewSeatChange(body, newcomerName(target));
+  if (session.base && mustQueue(game.id)) return onPhone();
+  try {
+    return await api.seatChange(game.id, store.token(game.id), body, null, true);
+  } catch (error) {
+    if (error instanceof NetworkError && session.base) return onPhone();
+    throw error;
+  }
 }
 
 const fieldActions = { redraw: () => drawSeatChange(), changed: () => schedulePreview() };
@@ -209,10 +224,15 @@ async function submit(event) {
   drawSeatChange();
   const target = change;
   try {
-    const after = await api.seatChange(game.id, store.token(game.id), body, change.key);
+    const after = mustQueue(game.id)
+      ? queueSeatChange(game.id, body, change.key, newcomerName(target))
+      : await api.seatChange(game.id, store.token(game.id), body, change.key);
     const words =
       target.kind === "join"
-        ? t("joined_with", { name: joinedName(after, target), n: joinedScore(after, target) })
+        ? t("joined_with", {
+            name: joinedName(after, target, game),
+            n: joinedScore(after, target, game),
+          })
         : t("left_named", { name: playerName(game, target.player) });
     announce(words);
     change = null;
@@ -230,10 +250,18 @@ async function submit(event) {
   }
 }
 
+// The name a join seats: typed, or the roster player's.
+function newcomerName(target) {
+  if (target.kind !== "join") return null;
+  if (target.rosterId === null || target.rosterId === undefined) return target.name.trim();
+  const found = roster && roster.players.find((p) => p.id === target.rosterId);
+  return found ? found.name : target.name.trim();
+}
+
 // The newcomer in the game as the service answered: a new seat, or a roster player who had left
 // and is back.
-function joinedPlayer(game, target) {
-  const before = new Set(session.game.players.map((p) => p.id));
+function joinedPlayer(game, target, was = session.game) {
+  const before = new Set(was.players.map((p) => p.id));
   const back = (p) => target.rosterId !== null && p.roster_id === target.rosterId && !p.left;
   return (
     game.players.find((p) => !before.has(p.id)) ||
@@ -241,10 +269,10 @@ function joinedPlayer(game, target) {
   );
 }
 
-function joinedName(game, target) {
-  return joinedPlayer(game, target).name;
+function joinedName(game, target, was) {
+  return joinedPlayer(game, target, was).name;
 }
 
-function joinedScore(game, target) {
-  return joinedPlayer(game, target).score;
+function joinedScore(game, target, was) {
+  return joinedPlayer(game, target, was).score;
 }

@@ -5,9 +5,10 @@ import { api } from "../api.js";
 import { h } from "../dom.js";
 import { gameUrl, optionValueText, playerName, shareUrl, tableUrl } from "../format.js";
 import { t } from "../i18n.js";
-import { store } from "../store.js";
 import { closeness } from "../closeness.js";
+import { stopped } from "../outbox.js";
 import { finalRanking } from "../ranking.js";
+import { session } from "../state/game-session.js";
 import { announce, cardNode } from "../ui.js";
 import { keepScreenAwake } from "../wake-lock.js";
 import { playAgainBox, startTableBox } from "./play-again.js";
@@ -18,7 +19,8 @@ import { gameScorerBox } from "./scorer.js";
 export function tableView(game, writable) {
   const limit = game.options.elimination_limit;
   const next = game.next_round;
-  const pending = store.pending(game.id);
+  // A change the service refused (or another phone's round in its place) is settled first.
+  const blocked = stopped(game.id);
   keepScreenAwake(writable && game.status !== "finished");
   return h(
     "section",
@@ -34,9 +36,10 @@ export function tableView(game, writable) {
     ),
     h("p", { class: "limit" }, t("elimination_limit_is", { n: limit })),
     writable && game.status === "finished" && !game.table ? startTableBox(game) : null,
+    provisionalNote(game),
     writable && game.status !== "finished"
-      ? pending
-        ? h("p", { class: "notice" }, t("wait_for_pending"))
+      ? blocked
+        ? h("p", { class: "notice" }, t("settle_refused_first"))
         : h(
             "a",
             {
@@ -47,7 +50,7 @@ export function tableView(game, writable) {
             t("record_round", { n: next.number }),
           )
       : null,
-    writable && game.status !== "finished" && !pending ? seatLinks(game) : null,
+    writable && game.status !== "finished" && !blocked ? seatLinks(game) : null,
     game.table
       ? h(
           "p",
@@ -56,6 +59,17 @@ export function tableView(game, writable) {
         )
       : null,
     shareBox(game),
+  );
+}
+
+// The scores shown include changes the service has not answered yet: how many.
+function provisionalNote(game) {
+  const count = session.game === game ? session.provisional : 0;
+  if (!count) return null;
+  return h(
+    "p",
+    { class: "notice provisional", role: "status", "data-testid": "provisional" },
+    t("provisional_note", { n: count }),
   );
 }
 

@@ -1,0 +1,206 @@
+// A round (or seat change) another phone recorded first: theirs and mine side by side, and the
+// table's choice; and a change the service scored otherwise than this phone showed. Drawn in the
+// outbox banner (banner.js).
+
+import { h } from "../dom.js";
+import { gameUrl, playerName } from "../format.js";
+import { t } from "../i18n.js";
+import { discard, dismissNotice, renumber } from "../outbox.js";
+import { session } from "../state/game-session.js";
+import { previewRound } from "../state/provisional.js";
+import { resultsTable, seatChangeText } from "./results.js";
+
+// The game whose clash shows the difference "Mine is round N+1" makes, before sending it.
+let askingNext = null;
+
+// Another phone recorded this number first. Theirs and mine side by side; the first (main)
+// button keeps theirs and drops mine, so the default never records a round twice. "Mine is
+// round N+1" first shows what the scores become, then sends it as that number.
+export function clashItem(gameId, entry, gameName, number, redraw) {
+  const next = entry.error.next || number + 1;
+  const game = session.game && session.game.id === gameId ? session.game : null;
+  const theirs = game && (session.base?.exported.rounds || []).find((r) => r.number === number);
+  const parts = [h("h2", { id: `clash-${gameId}` }, t("clash_title", { number, game: gameName }))];
+  if (game) {
+    parts.push(
+      h(
+        "div",
+        { class: "side-by-side" },
+        h(
+          "section",
+          { "aria-label": t("clash_theirs", { number }) },
+          h("h3", {}, t("clash_theirs", { number })),
+          theirsPart(game, theirs, number),
+        ),
+        h(
+          "section",
+          { "aria-label": t("clash_mine", { number }) },
+          h("h3", {}, t("clash_mine", { number })),
+          minePart(game, entry, number),
+        ),
+      ),
+    );
+  } else {
+    parts.push(h("p", {}, h("a", { href: gameUrl(gameId) }, t("clash_open_game"))));
+  }
+  if (askingNext === gameId && game) parts.push(...mineNext(gameId, entry, game, next, redraw));
+  else {
+    parts.push(
+      h(
+        "div",
+        { class: "row" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "primary",
+            "data-testid": "clash-keep-theirs",
+            onclick: () => discard(gameId),
+          },
+          t("clash_keep_theirs"),
+        ),
+        game
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "secondary",
+                "data-testid": "clash-mine-next",
+                onclick: () => {
+                  askingNext = gameId;
+                  redraw();
+                  document.querySelector("[data-testid=clash-send-next]")?.focus();
+                },
+              },
+              t("clash_mine_next", { n: next }),
+            )
+          : null,
+      ),
+    );
+  }
+  return h(
+    "div",
+    {
+      class: "pending failed clash",
+      role: "region",
+      "aria-labelledby": `clash-${gameId}`,
+      "data-testid": "clash",
+    },
+    parts,
+  );
+}
+
+function theirsPart(game, theirs, number) {
+  if (!theirs) return h("p", {}, t("checking"));
+  if (theirs.round.seat_change) return h("p", {}, seatChangeText(game, theirs.round));
+  return resultsTable(game, theirs.round, t("clash_theirs", { number }));
+}
+
+function minePart(game, entry, number) {
+  if (entry.kind === "seat") {
+    const body = entry.body;
+    const what = body.join
+      ? t("join_submit") + ": " + ((entry.newcomer && entry.newcomer.name) || "")
+      : t("left_named", { name: playerName(game, body.leave) });
+    return h("p", {}, what);
+  }
+  if (!entry.shown) return h("p", {}, t("clash_not_shown"));
+  return resultsTable(game, entry.shown, t("clash_mine", { number }));
+}
+
+// The difference mine makes as round N+1 (on top of theirs), and the way to send it.
+function mineNext(gameId, entry, game, next, redraw) {
+  const base = session.base;
+  let lines = [];
+  if (entry.kind === "seat") return [nextButtons(gameId, next, redraw)];
+  try {
+    const done = base.items.filter((item) => item.state === "done");
+    const round = previewRound(base.exported, done, { ...entry.body, number: next });
+    lines = round.results.map((r) =>
+      t("score_change", {
+        name: playerName(game, r.player),
+        before: r.score_before,
+        after: r.score_after,
+      }),
+    );
+  } catch (error) {
+    lines = [String(error.message)];
+  }
+  return [
+    h(
+      "p",
+      { "data-testid": "clash-difference" },
+      t("clash_difference", { n: next }),
+      " ",
+      lines.join("; "),
+    ),
+    nextButtons(gameId, next, redraw),
+  ];
+}
+
+function nextButtons(gameId, next, redraw) {
+  return h(
+    "div",
+    { class: "row" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        "data-testid": "clash-send-next",
+        onclick: () => {
+          askingNext = null;
+          renumber(gameId);
+        },
+      },
+      t("clash_send_next", { n: next }),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "secondary",
+        onclick: () => {
+          askingNext = null;
+          redraw();
+        },
+      },
+      t("cancel"),
+    ),
+  );
+}
+
+// The service scored a change otherwise than this phone showed (another phone changed an earlier
+// round meanwhile, say): both, and OK. The service's stands.
+export function noticeItem(gameId, notice) {
+  const game = session.game && session.game.id === gameId ? session.game : null;
+  const number = notice.number;
+  return h(
+    "div",
+    { class: "pending differs", "data-testid": "differs" },
+    h("p", {}, t("differs_title", { n: number })),
+    game
+      ? h(
+          "div",
+          { class: "side-by-side" },
+          h(
+            "section",
+            {},
+            h("h3", {}, t("differs_shown")),
+            resultsTable(game, notice.shown, t("differs_shown")),
+          ),
+          h(
+            "section",
+            {},
+            h("h3", {}, t("differs_recorded")),
+            resultsTable(game, notice.answer, t("differs_recorded")),
+          ),
+        )
+      : null,
+    h(
+      "button",
+      { type: "button", class: "primary", onclick: () => dismissNotice(gameId, number) },
+      t("differs_ok"),
+    ),
+  );
+}

@@ -1,0 +1,149 @@
+"""Two phones scoring one game: both record round 1 offline; the second to reconnect sees the
+other's round beside its own. The main button keeps theirs (no round twice); "Mine is round 2"
+shows the difference, then sends it and what was queued after it one number later."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+pytest.importorskip("playwright.sync_api")
+
+from .conftest import VIEWPORT, check_accessibility
+from .helpers import (
+    confirm,
+    create_game,
+    expect,
+    game_token,
+    jhyap_entry,
+    next_round_is,
+    open_entry,
+    scores,
+    totals,
+)
+
+pytestmark = pytest.mark.server
+OFFLINE = r"Failed to load resource: net::ERR_(INTERNET_DISCONNECTED|FAILED)|status of 409"
+
+
+@pytest.fixture
+def other_phone(browser, server, console):
+    """A second phone: its own browser, given the first phone's games (and keys) to open."""
+    context = browser.new_context(
+        viewport=VIEWPORT, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(10_000)
+    phone = context.new_page()
+    phone.on("pageerror", lambda error: console.errors.append(f"other phone: {error}"))
+    yield phone
+    context.close()
+
+
+def join_game(phone, page, server, game_id):
+    """Open ``game_id`` on ``phone`` with the game's key, as a shared "Add a scorer" would."""
+    games = page.evaluate("() => localStorage.getItem('scorekeeper.games.v1')")
+    phone.goto(server.url + "/")
+    phone.evaluate("games => localStorage.setItem('scorekeeper.games.v1', games)", games)
+    phone.goto(server.url + "/#/game/" + game_id)
+    phone.wait_for_selector("body.ready")
+    expect(phone.get_by_test_id("record-round")).to_be_visible()
+
+
+def offline_round(phone, caller, hands):
+    open_entry(phone)
+    jhyap_entry(phone, caller, hands)
+    expect(phone.get_by_test_id("offline-note")).to_be_visible()
+    phone.get_by_test_id("confirm").click()
+    expect(phone.get_by_test_id("provisional")).to_be_visible()
+
+
+def both_record_round_1(page, other_phone, server, mine):
+    """Both phones offline record round 1 (the other: Asha calls, 1, 1, 1); the other phone
+    reconnects first and records it. This phone's queue: ``mine`` (caller, hands) rounds."""
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    join_game(other_phone, page, server, game_id)
+    page.context.set_offline(True)
+    other_phone.context.set_offline(True)
+    for caller, hands in mine:
+        offline_round(page, caller, hands)
+    offline_round(other_phone, "Asha", [1, 1, 1])
+    other_phone.context.set_offline(False)
+    expect(other_phone.get_by_test_id("provisional")).to_have_count(0, timeout=20_000)
+    assert len(server.rounds(game_id)) == 1
+    page.context.set_offline(False)
+    return game_id
+
+
+def test_clash_resolved_by_the_main_button_keeps_theirs(page, other_phone, server, console):
+    console.allow(OFFLINE)
+    game_id = both_record_round_1(page, other_phone, server, [("Bikash", [2, 0, 30])])
+    clash = page.get_by_test_id("clash")
+    expect(clash).to_contain_text("Another phone recorded round 1", timeout=20_000)
+    expect(clash.get_by_role("table")).to_have_count(2)  # theirs and mine, side by side
+    check_accessibility(page, "clash")
+    page.select_option("#lang-select", "bn")
+    expect(page.locator("html")).to_have_attribute("lang", "bn")
+    check_accessibility(page, "clash in Bengali")
+    page.select_option("#lang-select", "en")
+
+    main = clash.get_by_role("button").first
+    expect(main).to_have_text("Keep theirs")
+    main.click()
+    expect(clash).to_have_count(0)
+    expect(page.get_by_test_id("provisional")).to_have_count(0)
+    next_round_is(page, 2)
+    rounds = server.rounds(game_id)
+    assert [r["number"] for r in rounds] == [1]  # no round twice
+    assert [r["hand"] for r in rounds[0]["results"]] == [1, 1, 1]  # theirs
+    assert scores(page) == {"Asha": "0", "Bikash": "1", "Chandra": "1"}
+
+
+def test_mine_is_the_next_round_shifts_what_was_queued_after_it(page, other_phone, server, console):
+    console.allow(OFFLINE)
+    mine = [("Bikash", [2, 0, 30]), ("Chandra", [5, 6, 3])]
+    game_id = both_record_round_1(page, other_phone, server, mine)
+    clash = page.get_by_test_id("clash")
+    clash.get_by_role("button", name="Mine is round 2").click()
+    difference = page.get_by_test_id("clash-difference")
+    # Mine as round 2, on top of theirs (Asha 0, Bikash 1, Chandra 1): Bikash's call succeeds.
+    expect(difference).to_contain_text("Asha: 0 → 2; Bikash: 1 → 1; Chandra: 1 → 31")
+    assert len(server.rounds(game_id)) == 1  # nothing sent before the difference was seen
+    page.get_by_test_id("clash-send-next").click()
+    expect(page.get_by_test_id("provisional")).to_have_count(0, timeout=20_000)
+    rounds = server.rounds(game_id)
+    assert [r["number"] for r in rounds] == [1, 2, 3]
+    assert [r["caller"] for r in rounds] == [
+        rounds[0]["results"][0]["player"],
+        rounds[0]["results"][1]["player"],
+        rounds[0]["results"][2]["player"],
+    ]
+    next_round_is(page, 4)
+
+
+def test_round_scored_otherwise_than_shown_is_shown_both_ways(page, server, console):
+    """Another phone corrected round 1 while this one was offline: round 2 is recorded on top of
+    the correction, so its scores differ from those shown; both are shown, the service's stand."""
+    console.allow(OFFLINE)
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    open_entry(page)
+    jhyap_entry(page, "Asha", [2, 20, 30])
+    confirm(page)
+    page.context.set_offline(True)
+    offline_round(page, "Bikash", [5, 1, 9])
+    ids = [p["id"] for p in requests.get(f"{server.url}/api/v1/games/{game_id}").json()["players"]]
+    corrected = requests.put(
+        f"{server.url}/api/v1/games/{game_id}/rounds/1",
+        json=totals(ids, 0, 2, 40, 30),
+        headers={"Authorization": f"Bearer {game_token(page, game_id)}"},
+        timeout=5,
+    )
+    assert corrected.status_code == 200
+    page.context.set_offline(False)
+    differs = page.get_by_test_id("differs")
+    expect(differs).to_contain_text("scored round 2 otherwise", timeout=20_000)
+    expect(differs.get_by_role("table")).to_have_count(2)
+    check_accessibility(page, "scored otherwise")
+    differs.get_by_role("button", name="OK").click()
+    expect(differs).to_have_count(0)
+    assert scores(page) == {"Asha": "5", "Bikash": "40", "Chandra": "39"}
+    assert [r["number"] for r in server.rounds(game_id)] == [1, 2]
