@@ -204,6 +204,29 @@ def test_the_strip_goes_at_the_next_step_and_undo_is_refused_when_a_round_came_a
     assert [r["number"] for r in server.rounds(game_id)] == [1, 2, 3]
 
 
+def test_the_strip_offline_shows_at_once_and_undo_takes_the_round_back(page, server, console):
+    """Offline, the strip comes from the rules on the phone as soon as the round is confirmed, and
+    its Undo takes back the round never sent: nothing reaches the service."""
+    console.allow(r"net::ERR_INTERNET_DISCONNECTED")
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    open_entry(page)
+    page.context.set_offline(True)
+    jhyap_entry(page, "Chandra", [40, 12, 3])
+    expect(page.get_by_test_id("offline-note")).to_be_visible()
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("strip-text")).to_have_text("Bikash deals")
+    expect(page.get_by_test_id("provisional")).to_be_visible()
+    assert scores(page) == {"Asha": "40", "Bikash": "12", "Chandra": "0"}
+
+    page.get_by_test_id("strip-undo").click()
+    expect(page.get_by_test_id("round-strip")).to_have_count(0)
+    next_round_is(page, 1)
+    assert scores(page) == {"Asha": "0", "Bikash": "0", "Chandra": "0"}
+    page.context.set_offline(False)
+    expect(page.get_by_test_id("provisional")).to_have_count(0)
+    assert server.rounds(game_id) == []
+
+
 def test_the_winner_screen_ranks_every_player(page, server):
     game_id = create_game(
         page, "jhyap", FIVE[:4], dealer=0, starter=1, options={"elimination_limit": "30"}

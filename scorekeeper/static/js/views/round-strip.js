@@ -1,6 +1,7 @@
 // The strip after this phone confirmed a round: what the round just did ("Bikash halved to 50 ·
-// Chandra is out · Asha deals") and a one-tap Undo. It goes at the next step elsewhere (another
-// tab, the next round's entry) or when the game moves on.
+// Chandra is out · Asha deals") and a one-tap Undo. It shows at once, from the provisional round
+// while the round waits in the outbox, and goes at the next step elsewhere (another tab, the next
+// round's entry) or when the game moves on.
 
 import { api, ApiError } from "../api.js";
 import { h } from "../dom.js";
@@ -9,16 +10,17 @@ import { roundHappenings } from "../happenings.js";
 import { t } from "../i18n.js";
 import { onOutboxChange } from "../outbox.js";
 import { refreshGame, session } from "../state/game-session.js";
+import { mustQueue, undoLast } from "../state/offline-changes.js";
 import { store } from "../store.js";
 import { announce, errorBox } from "../ui.js";
 
-// {gameId, round, refused} of the round this phone confirmed last, while the strip is up; or
+// {gameId, number, refused} of the round this phone confirmed last, while the strip is up; or
 // null. refused: its Undo was refused because something came after it (the strip then says so).
 let confirmed = null;
 
 onOutboxChange((event) => {
-  if (event.type === "sent" && event.round) {
-    confirmed = { gameId: event.gameId, round: event.round, refused: false };
+  if (event.type === "queued" && event.item && event.item.kind === "round") {
+    confirmed = { gameId: event.gameId, number: event.item.body.number, refused: false };
   }
 });
 
@@ -26,39 +28,54 @@ window.addEventListener("hashchange", () => {
   if (confirmed && location.hash !== gameUrl(confirmed.gameId)) confirmed = null;
 });
 
-// The round is still the game's last item, as this phone last heard it.
-function stillLast(round) {
+// The game's last item, as this phone shows it (the provisional one while it waits), when it is
+// round `number`; else null.
+function lastRound(number) {
   const rounds = session.rounds || [];
   const last = rounds[rounds.length - 1];
-  return Boolean(last) && last.number === round.number && last.created_at === round.created_at;
+  return last && last.number === number && !last.seat_change ? last : null;
+}
+
+// The round is still the game's last item, as this phone last heard it.
+function stillLast(round) {
+  const last = lastRound(round.number);
+  return Boolean(last) && last.created_at === round.created_at;
 }
 
 // The strip for the game's table, or null when this phone did not just confirm its last round.
 export function confirmedStrip(game) {
   if (!confirmed || confirmed.gameId !== game.id) return null;
-  if (confirmed.refused) return notLast(confirmed.round);
-  if (!stillLast(confirmed.round)) return null;
-  const round = confirmed.round;
+  if (confirmed.refused) return notLast(confirmed.number);
+  const round = lastRound(confirmed.number);
+  if (!round) return null;
   return roundStrip(game, round, (strip) => undoConfirmed(game, round, strip));
 }
 
-function notLast(round) {
+function notLast(number) {
   return h(
     "p",
     { class: "error", role: "alert", "data-testid": "strip-undo-error" },
-    t("strip_not_last", { n: round.number }),
+    t("strip_not_last", { n: number }),
   );
 }
 
 // Undo of the round the strip is for: refused on this phone when another item came after it, and
-// by the service when it is not the last there (the game is then loaded again).
+// by the service when it is not the last there (the game is then loaded again). Offline, or while
+// changes wait to be sent, it goes through the outbox as History's undo does (a round never sent
+// is simply taken back).
 async function undoConfirmed(game, round, strip) {
   const refused = () => {
-    if (confirmed && confirmed.round === round) confirmed.refused = true;
-    strip.replaceWith(notLast(round));
+    if (confirmed && confirmed.number === round.number) confirmed.refused = true;
+    strip.replaceWith(notLast(round.number));
   };
   if (!stillLast(round)) {
     refused();
+    return;
+  }
+  if (mustQueue(game.id)) {
+    confirmed = null;
+    undoLast(game.id);
+    announce(t("undone", { n: round.number }));
     return;
   }
   try {
