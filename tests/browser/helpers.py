@@ -92,6 +92,16 @@ def jhyap_entry(page: Any, caller: str, totals: Iterable[int | list[str]], tap: 
             click(page.get_by_test_id("cards-done"))
 
 
+def offline_round(page: Any, caller: str, totals: Iterable[int | list[str]]) -> None:
+    """With no network: enter a Jhyap round, confirm it on the rules on the phone, and wait until
+    the game shows it as provisional."""
+    open_entry(page)
+    jhyap_entry(page, caller, totals)
+    expect(page.get_by_test_id("offline-note")).to_be_visible()
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("provisional")).to_be_visible()
+
+
 def trick_entry(page: Any, plays: Iterable[tuple[str, str]]) -> None:
     """Tap each (player, card) of the final trick in the order played."""
     for player, card in plays:

@@ -14,8 +14,8 @@ from .conftest import check_accessibility
 from .helpers import (
     create_game,
     expect,
-    jhyap_entry,
     next_round_is,
+    offline_round,
     open_entry,
     player_row,
     scores,
@@ -54,14 +54,6 @@ def shown(page):
             "data-player"
         ),
     }
-
-
-def offline_round(page, caller, hands):
-    open_entry(page)
-    jhyap_entry(page, caller, hands)
-    expect(page.get_by_test_id("offline-note")).to_be_visible()
-    page.get_by_test_id("confirm").click()
-    expect(page.get_by_test_id("provisional")).to_be_visible()
 
 
 def test_five_rounds_and_a_correction_offline_then_synced(page, server, console):

@@ -17,6 +17,7 @@ from .helpers import (
     game_token,
     jhyap_entry,
     next_round_is,
+    offline_round,
     open_entry,
     scores,
     totals,
@@ -47,14 +48,6 @@ def join_game(phone, page, server, game_id):
     phone.goto(server.url + "/#/game/" + game_id)
     phone.wait_for_selector("body.ready")
     expect(phone.get_by_test_id("record-round")).to_be_visible()
-
-
-def offline_round(phone, caller, hands):
-    open_entry(phone)
-    jhyap_entry(phone, caller, hands)
-    expect(phone.get_by_test_id("offline-note")).to_be_visible()
-    phone.get_by_test_id("confirm").click()
-    expect(phone.get_by_test_id("provisional")).to_be_visible()
 
 
 def both_record_round_1(page, other_phone, server, mine):
