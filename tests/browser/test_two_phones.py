@@ -9,7 +9,7 @@ import requests
 
 pytest.importorskip("playwright.sync_api")
 
-from .conftest import VIEWPORT, check_accessibility
+from .conftest import VIEWPORT, check_accessibility, screenshot
 from .helpers import (
     confirm,
     create_game,
@@ -50,6 +50,16 @@ def join_game(phone, page, server, game_id):
     expect(phone.get_by_test_id("record-round")).to_be_visible()
 
 
+def side_by_side(box):
+    """The comparison table's rows as shown: the header, then one row a player."""
+    table = box.get_by_test_id("side-by-side")
+    expect(table).to_be_visible()
+    return [
+        [" ".join(cell.inner_text().split()) for cell in row.locator("th, td").all()]
+        for row in table.locator("tr").all()
+    ]
+
+
 def both_record_round_1(page, other_phone, server, mine):
     """Both phones offline record round 1 (the other: Asha calls, 1, 1, 1); the other phone
     reconnects first and records it. This phone's queue: ``mine`` (caller, hands) rounds."""
@@ -72,7 +82,17 @@ def test_clash_resolved_by_the_main_button_keeps_theirs(page, other_phone, serve
     game_id = both_record_round_1(page, other_phone, server, [("Bikash", [2, 0, 30])])
     clash = page.get_by_test_id("clash")
     expect(clash).to_contain_text("Another phone recorded round 1", timeout=20_000)
-    expect(clash.get_by_role("table")).to_have_count(2)  # theirs and mine, side by side
+    # Theirs and mine side by side: a column each, every player's points and score after it.
+    assert side_by_side(clash) == [
+        ["Player", "Their round 1", "My round 1"],
+        ["Asha", "+0 → 0 caller", "+2 → 2"],
+        ["Bikash", "+1 → 1", "+0 → 0 caller"],
+        ["Chandra", "+1 → 1", "+30 → 30"],
+    ]
+    screenshot(page, "two-phones-clash")
+    # Until the table chooses, the game shows what the main button leaves: theirs.
+    next_round_is(page, 2)
+    assert scores(page) == {"Asha": "0", "Bikash": "1", "Chandra": "1"}
     check_accessibility(page, "clash")
     page.select_option("#lang-select", "bn")
     expect(page.locator("html")).to_have_attribute("lang", "bn")
@@ -134,7 +154,12 @@ def test_round_scored_otherwise_than_shown_is_shown_both_ways(page, server, cons
     page.context.set_offline(False)
     differs = page.get_by_test_id("differs")
     expect(differs).to_contain_text("scored round 2 otherwise", timeout=20_000)
-    expect(differs.get_by_role("table")).to_have_count(2)
+    assert side_by_side(differs) == [
+        ["Player", "Shown on this phone", "Recorded"],
+        ["Asha", "+5 → 5", "+5 → 5"],
+        ["Bikash", "+0 → 20 caller", "+0 → 40 caller"],
+        ["Chandra", "+9 → 39", "+9 → 39"],
+    ]
     check_accessibility(page, "scored otherwise")
     differs.get_by_role("button", name="OK").click()
     expect(differs).to_have_count(0)

@@ -28,7 +28,11 @@ function view() {
   const fresh = Boolean(kept && kept.asked >= gameAsked);
   const base = fresh ? kept.export : exported;
   const asked = fresh ? kept.asked : 0;
-  const items = base ? unsettled(base, store.outbox(game.id).items, asked) : [];
+  // A round another phone took first is left out until the table chooses: the game shows what
+  // the main button, Keep theirs, would leave.
+  const items = base
+    ? unsettled(base, store.outbox(game.id).items, asked).filter((item) => item.state !== "taken")
+    : [];
   const memo = JSON.stringify([fresh && kept.asked, gameAsked, items]);
   if (shown.memo === memo) return shown.view;
   let result = fresh ? fromExport(kept.export) : served();

@@ -8,7 +8,7 @@ import { t } from "../i18n.js";
 import { discard, dismissNotice, renumber } from "../outbox.js";
 import { session } from "../state/game-session.js";
 import { previewRound } from "../state/provisional.js";
-import { resultsTable, seatChangeText } from "./results.js";
+import { roundSummary, seatChangeText } from "./results.js";
 
 // The game whose clash shows the difference "Mine is round N+1" makes, before sending it.
 let askingNext = null;
@@ -21,28 +21,8 @@ export function clashItem(gameId, entry, gameName, number, redraw) {
   const game = session.game && session.game.id === gameId ? session.game : null;
   const theirs = game && (session.base?.exported.rounds || []).find((r) => r.number === number);
   const parts = [h("h2", { id: `clash-${gameId}` }, t("clash_title", { number, game: gameName }))];
-  if (game) {
-    parts.push(
-      h(
-        "div",
-        { class: "side-by-side" },
-        h(
-          "section",
-          { "aria-label": t("clash_theirs", { number }) },
-          h("h3", {}, t("clash_theirs", { number })),
-          theirsPart(game, theirs, number),
-        ),
-        h(
-          "section",
-          { "aria-label": t("clash_mine", { number }) },
-          h("h3", {}, t("clash_mine", { number })),
-          minePart(game, entry, number),
-        ),
-      ),
-    );
-  } else {
-    parts.push(h("p", {}, h("a", { href: gameUrl(gameId) }, t("clash_open_game"))));
-  }
+  if (game) parts.push(clashBoth(game, theirs, entry, number));
+  else parts.push(h("p", {}, h("a", { href: gameUrl(gameId) }, t("clash_open_game"))));
   if (askingNext === gameId && game) parts.push(...mineNext(gameId, entry, game, next, redraw));
   else {
     parts.push(
@@ -90,22 +70,81 @@ export function clashItem(gameId, entry, gameName, number, redraw) {
   );
 }
 
-function theirsPart(game, theirs, number) {
-  if (!theirs) return h("p", {}, t("checking"));
-  if (theirs.round.seat_change) return h("p", {}, seatChangeText(game, theirs.round));
-  return resultsTable(game, theirs.round, t("clash_theirs", { number }));
+// Theirs and mine: one table with a column each when both are rounds, else a line each.
+function clashBoth(game, theirs, entry, number) {
+  const theirTitle = t("clash_theirs", { number });
+  const myTitle = t("clash_mine", { number });
+  const theirRound = theirs && !theirs.round.seat_change ? theirs.round : null;
+  const myRound = entry.kind !== "seat" && entry.shown ? entry.shown : null;
+  if (theirRound && myRound) return comparison(game, [theirTitle, theirRound], [myTitle, myRound]);
+  return h(
+    "div",
+    { class: "clash-lines" },
+    h("p", {}, h("strong", {}, theirTitle), ": ", theirsText(game, theirs)),
+    h("p", {}, h("strong", {}, myTitle), ": ", mineText(game, entry)),
+  );
 }
 
-function minePart(game, entry, number) {
+function theirsText(game, theirs) {
+  if (!theirs) return t("checking");
+  if (theirs.round.seat_change) return seatChangeText(game, theirs.round);
+  return roundSummary(game, theirs.round);
+}
+
+function mineText(game, entry) {
   if (entry.kind === "seat") {
     const body = entry.body;
-    const what = body.join
+    return body.join
       ? t("join_submit") + ": " + ((entry.newcomer && entry.newcomer.name) || "")
       : t("left_named", { name: playerName(game, body.leave) });
-    return h("p", {}, what);
   }
-  if (!entry.shown) return h("p", {}, t("clash_not_shown"));
-  return resultsTable(game, entry.shown, t("clash_mine", { number }));
+  return entry.shown ? roundSummary(game, entry.shown) : t("clash_not_shown");
+}
+
+// Two scorings of one round side by side, a column each (so both fit on a phone): every player's
+// points and score after it, with the caller, a halving and an elimination marked.
+function comparison(game, [leftTitle, left], [rightTitle, right]) {
+  const ids = new Set([...left.results, ...right.results].map((r) => r.player));
+  const cell = (round, id) => {
+    const result = round.results.find((r) => r.player === id);
+    if (!result) return h("td", { class: "num" }, "–");
+    const marks = [];
+    if (round.caller === id) marks.push(h("span", { class: "badge" }, t("caller")));
+    if (result.halved) marks.push(h("span", { class: "badge halved" }, t("halved")));
+    if (result.eliminated) marks.push(h("span", { class: "badge out" }, t("eliminated")));
+    return h("td", { class: "num" }, `+${result.points} → ${result.score_after}`, " ", marks);
+  };
+  return h(
+    "table",
+    { class: "results compare", "data-testid": "side-by-side" },
+    h("caption", { class: "visually-hidden" }, `${leftTitle} · ${rightTitle}`),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, t("col_player")),
+        h("th", { scope: "col", class: "num" }, leftTitle),
+        h("th", { scope: "col", class: "num" }, rightTitle),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      game.players
+        .filter((player) => ids.has(player.id))
+        .map((player) =>
+          h(
+            "tr",
+            { "data-player": player.name },
+            h("th", { scope: "row" }, player.name),
+            cell(left, player.id),
+            cell(right, player.id),
+          ),
+        ),
+    ),
+  );
 }
 
 // The difference mine makes as round N+1 (on top of theirs), and the way to send it.
@@ -180,22 +219,7 @@ export function noticeItem(gameId, notice) {
     { class: "pending differs", "data-testid": "differs" },
     h("p", {}, t("differs_title", { n: number })),
     game
-      ? h(
-          "div",
-          { class: "side-by-side" },
-          h(
-            "section",
-            {},
-            h("h3", {}, t("differs_shown")),
-            resultsTable(game, notice.shown, t("differs_shown")),
-          ),
-          h(
-            "section",
-            {},
-            h("h3", {}, t("differs_recorded")),
-            resultsTable(game, notice.answer, t("differs_recorded")),
-          ),
-        )
+      ? comparison(game, [t("differs_shown"), notice.shown], [t("differs_recorded"), notice.answer])
       : null,
     h(
       "button",
