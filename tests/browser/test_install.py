@@ -22,6 +22,7 @@ from .helpers import (
     expect,
     game_token,
     jhyap_entry,
+    offline_round,
     open_entry,
     scores,
     table_game,
@@ -67,7 +68,13 @@ def test_an_installed_page_starts_cold_with_no_network(browser, server, console,
     version = app_shell(STATIC, TEMPLATES).version
     assert page.evaluate(WORKER_VERSION) == version
     assert page.evaluate("async () => await caches.keys()") == [f"scorekeeper-shell-{version}"]
-    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], name="Offline night")
+    game_id = create_game(
+        page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1, name="Offline night"
+    )
+    open_entry(page)
+    jhyap_entry(page, "Asha", [2, 20, 30])
+    wait_preview(page)
+    confirm(page)
     phone.close()
 
     # No server and no network; the browser itself starts again from its profile.
@@ -86,13 +93,23 @@ def test_an_installed_page_starts_cold_with_no_network(browser, server, console,
     assert page.evaluate(CONTROLLED)
     screenshot(page, "offline-cold-start")
 
-    # The game's page: the page's own answer (not the browser's error page) in the chosen language.
+    # The game's page, from what the phone kept: the scores after round 1, and round 2 is
+    # scored on the phone and kept until the service is back.
     page.locator("a.game-link").click()
     assert page.url == f"{server.url}/#/game/{game_id}"
-    expect(page.locator("main h1")).to_be_visible()
+    assert scores(page) == {"Asha": "0", "Bikash": "20", "Chandra": "30"}
+    offline_round(page, "Bikash", [5, 1, 9])
+    assert scores(page) == {"Asha": "5", "Bikash": "20", "Chandra": "39"}
     page.select_option("#lang-select", "ne")
     expect(page.locator("#home-link")).to_have_text("स्कोरकिपर")
     assert page.evaluate("() => document.documentElement.lang") == "ne"
+    page.select_option("#lang-select", "en")
+
+    server.start()
+    phone.set_offline(False)
+    expect(page.get_by_test_id("provisional")).to_have_count(0, timeout=20_000)
+    assert [r["number"] for r in server.rounds(game_id)] == [1, 2]
+    assert scores(page) == {"Asha": "5", "Bikash": "20", "Chandra": "39"}
     phone.close()
     assert [e for e in console.unexpected() if e.startswith("pageerror")] == []
     assert console.unexpected() == []
