@@ -173,12 +173,32 @@ def screens(page: Any, evening: Evening) -> Iterator[tuple[str, Callable[[], Non
     yield "winner", go(f"#/game/{finished['id']}", "[data-testid=winner]")
     yield "twenty two entry", go(f"#/game/{twenty_two['id']}/round", "#preview")
     yield "table", go(f"#/tables/{table['id']}", "[data-testid=table-new-game]")
+
+    def offline_entry() -> None:
+        page.context.set_offline(True)
+        go(f"{game}/round", "#preview")()
+        jhyap_entry(page, "Bikash", [5, 1, 9])
+        page.get_by_test_id("offline-note").wait_for()
+
+    def provisional() -> None:
+        page.get_by_test_id("confirm").click()
+        page.get_by_test_id("provisional").wait_for()
+
+    def clash() -> None:  # another phone records round 3 first; this phone comes back online
+        evening.round(jhyap, hands(jhyap, 0, 1, 1, 1))
+        page.context.set_offline(False)
+        page.get_by_test_id("clash").wait_for(timeout=20_000)
+
     yield "add a scorer to the table", scorer(f"#/tables/{table['id']}")
     yield "new game at the table", go(f"#/tables/{table['id']}/new", "[data-testid=start-game]")
+    yield "offline entry", offline_entry
+    yield "provisional scores", provisional
+    yield "another phone's round first", clash
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_screen_in_every_language(page, server, lang):
+def test_every_screen_in_every_language(page, server, console, lang):
+    console.allow(r"net::ERR_INTERNET_DISCONNECTED|status of 409")
     page.select_option("#lang-select", lang)
     expect(page.locator("html")).to_have_attribute("lang", lang)
     evening = Evening(page, server.url)
@@ -191,7 +211,7 @@ def test_every_screen_in_every_language(page, server, lang):
         seen.append(name)
         if lang in ("bn", "ne"):
             screenshot(page, f"every-screen-{lang}-{name.replace(' ', '-')}")
-    assert len(seen) == 18
+    assert len(seen) == 21
 
 
 def test_the_english_check_finds_english(page):

@@ -1,5 +1,6 @@
 // The outbox as this phone keeps it: a round kept before the outbox was a queue moves into it,
-// first in its game's queue, and exports are kept only for this game and games with a queue.
+// first in its game's queue, and exports are kept for this game, the games this phone keeps that
+// are still being played, and games with a queue.
 
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
@@ -45,6 +46,18 @@ test("an empty outbox is not kept; a game's export is kept while its queue waits
   assert.equal(store.exported("g2"), null); // nothing waits for it, and another was kept since
   store.setOutbox("g1", { items: [], notices: [] });
   assert.deepEqual(Object.keys(store.outboxes()), []);
+});
+
+test("exports of the games this phone plays are kept; a finished or forgotten game's goes", () => {
+  const game = (id, status) => ({ id, ruleset: "jhyap", name: "", players: [], status });
+  store.saveGame(game("playing", "in_progress"), "t1");
+  store.saveGame(game("over", "finished"), "t2");
+  for (const id of ["playing", "over", "forgotten"]) store.saveExport(id, { rounds: [] }, 1);
+  store.saveExport("shown", { rounds: [] }, 2);
+  assert.deepEqual(Object.keys(JSON.parse(items.get("scorekeeper.exports.v1"))).sort(), [
+    "playing",
+    "shown",
+  ]);
 });
 
 test("a done item leaves the queue once an export holds it", () => {

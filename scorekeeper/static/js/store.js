@@ -139,11 +139,19 @@ export const store = {
   exported(gameId) {
     return read(EXPORTS, {})[gameId] || null;
   },
-  // Kept for this game and for games with something waiting; the others' are dropped.
+  // Kept for this game, for the games this phone keeps that are still being played (so that any
+  // of them opens with no network), and for games with something waiting; others' are dropped.
   saveExport(gameId, exported, asked) {
     const all = read(EXPORTS, {});
     const waiting = this.outboxes();
-    for (const id of Object.keys(all)) if (id !== gameId && !waiting[id]) delete all[id];
+    const playing = new Set(
+      this.games()
+        .filter((game) => game.status !== "finished")
+        .map((game) => game.id),
+    );
+    for (const id of Object.keys(all)) {
+      if (id !== gameId && !waiting[id] && !playing.has(id)) delete all[id];
+    }
     all[gameId] = { export: exported, asked };
     write(EXPORTS, all);
   },
