@@ -14,7 +14,7 @@ import requests
 
 pytest.importorskip("playwright.sync_api")
 
-from .conftest import check_accessibility, screenshot
+from .conftest import VIEWPORT, check_accessibility, screenshot
 from .helpers import expect, jhyap_entry, wait_preview
 
 pytestmark = pytest.mark.server
@@ -188,6 +188,8 @@ def screens(page: Any, evening: Evening) -> Iterator[tuple[str, Callable[[], Non
         evening.round(jhyap, hands(jhyap, 0, 1, 1, 1))
         page.context.set_offline(False)
         page.get_by_test_id("clash").wait_for(timeout=20_000)
+        # The round last is theirs now: no strip offers to undo it as this phone's.
+        expect(page.get_by_test_id("round-strip")).to_have_count(0)
 
     yield "add a scorer to the table", scorer(f"#/tables/{table['id']}")
     yield "new game at the table", go(f"#/tables/{table['id']}/new", "[data-testid=start-game]")
@@ -206,6 +208,8 @@ def test_every_screen_in_every_language(page, server, console, lang):
     for name, show in screens(page, evening):
         show()
         check_accessibility(page, f"{name} in {lang}")
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= VIEWPORT["width"], f"the {name} screen in {lang} is {width} px wide"
         if lang != "en":
             assert english_left(page, lang) == [], f"English on the {name} screen in {lang}"
         seen.append(name)

@@ -112,7 +112,8 @@ function comparison(game, [leftTitle, left], [rightTitle, right]) {
     if (round.caller === id) marks.push(h("span", { class: "badge" }, t("caller")));
     if (result.halved) marks.push(h("span", { class: "badge halved" }, t("halved")));
     if (result.eliminated) marks.push(h("span", { class: "badge out" }, t("eliminated")));
-    return h("td", { class: "num" }, `+${result.points} → ${result.score_after}`, " ", marks);
+    const figures = h("span", { class: "figures" }, `+${result.points} → ${result.score_after}`);
+    return h("td", { class: "num" }, figures, " ", marks);
   };
   return h(
     "table",

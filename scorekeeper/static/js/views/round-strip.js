@@ -8,7 +8,7 @@ import { h } from "../dom.js";
 import { gameUrl } from "../format.js";
 import { roundHappenings } from "../happenings.js";
 import { t } from "../i18n.js";
-import { onOutboxChange } from "../outbox.js";
+import { onOutboxChange, stopped } from "../outbox.js";
 import { refreshGame, session } from "../state/game-session.js";
 import { mustQueue, undoLast } from "../state/offline-changes.js";
 import { store } from "../store.js";
@@ -21,6 +21,8 @@ let confirmed = null;
 onOutboxChange((event) => {
   if (event.type === "queued" && event.item && event.item.kind === "round") {
     confirmed = { gameId: event.gameId, number: event.item.body.number, refused: false };
+  } else if (event.type === "discarded" && confirmed && confirmed.gameId === event.gameId) {
+    confirmed = null; // the round was dropped (Keep theirs): what is last now is not this phone's
   }
 });
 
@@ -45,6 +47,8 @@ function stillLast(round) {
 // The strip for the game's table, or null when this phone did not just confirm its last round.
 export function confirmedStrip(game) {
   if (!confirmed || confirmed.gameId !== game.id) return null;
+  // The service refused it, or another phone's round took its number: the banner asks first.
+  if (stopped(game.id)) return null;
   if (confirmed.refused) return notLast(confirmed.number);
   const round = lastRound(confirmed.number);
   if (!round) return null;
