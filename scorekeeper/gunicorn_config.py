@@ -35,8 +35,13 @@ util.write_error = write_error_as_json
 
 
 def on_starting(server: Any) -> None:
-    """Refuse several workers whose rate-limit counters would each count apart."""
+    """Refuse several workers whose rate-limit counters would each count apart; never recycle a
+    lone worker."""
     check_shared_rate_limits(server.app.wsgi().config, server.cfg.workers)
+    if server.cfg.workers == 1:
+        # Recycling the only worker stops the service while a new one starts, and forgets the
+        # rate-limit counters it keeps in memory: max_requests is for several workers only.
+        server.cfg.set("max_requests", 0)
 
 
 def post_fork(server: Any, worker: Any) -> None:
