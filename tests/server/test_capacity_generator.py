@@ -1,0 +1,95 @@
+"""The capacity benchmark's load generator, at a tiny scale against a real server."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bench.capacity import markdown, passed
+from bench.load import Generator, Settings
+from tests.conftest import LiveServerFactory
+
+pytestmark = pytest.mark.server
+
+KIND_FIELDS = {"count", "rps", "p50_ms", "p99_ms", "max_ms", "errors", "statuses"}
+REPORT_FIELDS = {
+    *("seconds", "kinds", "generator_cpu", "loop_lag_p99_ms", "loop_lag_max_ms"),
+    *("tables", "phones"),
+}
+
+
+async def play(generator: Generator, tables: int, seconds: float) -> dict:
+    """Start ``tables`` tables, measure them for ``seconds``, let them leave."""
+    await generator.set_level(tables, ramp_in=0.5)
+    report = await generator.measure(seconds)
+    await generator.finish(timeout=10)
+    return report
+
+
+def test_tables_record_rounds_resend_and_play_again(live_server: LiveServerFactory) -> None:
+    server = live_server("capacity", rate_limits=True)
+    # every round resent with its key, a third corrected, games over in a few seconds
+    settings = Settings(
+        base_url=server.url,
+        round_every=(0.3, 0.5),
+        poll_every=0.1,
+        resend_share=1.0,
+        correction_share=0.3,
+    )
+    generator = Generator(settings)
+    report = asyncio.run(play(generator, tables=4, seconds=6))
+
+    assert set(report) >= REPORT_FIELDS
+    assert report["tables"] == 4
+    assert 4 * 2 <= report["phones"] <= 4 * 4  # a recording phone and 1 to 3 watchers each
+    kinds = report["kinds"]
+    assert {"round", "resend", "correction", "rematch", "GET game", "GET rounds"} <= set(kinds)
+    for name, kind in kinds.items():
+        assert set(kind) >= KIND_FIELDS, name
+        assert kind["errors"] == {}, (name, kind["errors"])
+        assert kind["count"] > 0 and kind["p50_ms"] <= kind["p99_ms"] <= kind["max_ms"]
+    assert set(kinds["GET game"]["statuses"]) == {"200", "304"}
+    assert passed(report) == all(kind["p99_ms"] < 100 for kind in kinds.values())
+
+    games = 0
+    for table in generator.tables:
+        assert table.resent == sum(table.recorded.values())
+        for game_id, recorded in table.recorded.items():
+            # each round once, whether resent or corrected
+            assert len(server.rounds(game_id)) == recorded
+            games += 1
+    assert games > 4  # tables played again
+
+
+def test_the_report_has_a_row_per_step_and_a_row_per_kind() -> None:
+    kind = {
+        "count": 10,
+        "rps": 1.0,
+        "p50_ms": 5.0,
+        "p99_ms": 150.0,
+        "max_ms": 200.0,
+        "errors": {"HTTP 503": 2},
+        "statuses": {"201": 8, "503": 2},
+    }
+    step = {
+        "label": "step",
+        "seconds": 10.0,
+        "tables": 250,
+        "phones": 750,
+        "kinds": {"round": kind},
+        "cpu": {"app": 0.5},
+        "peak_mib": {"app": 90.0},
+        "generator_cpu": 0.1,
+        "loop_lag_p99_ms": 1.0,
+        "load": (1.0, 1.5),
+        "passed": False,
+    }
+    text = markdown([step])
+    assert (
+        "| step 10 s | 250 | 750 | 1 | 150.0 ms (round) | 2 | 50% | 10% | 1.0 ms | 90 MiB |" in text
+    )
+    assert (
+        "| round | 10 | 1.0 | 5.0 ms | 150.0 ms | 200.0 ms | 2 HTTP 503 | 201: 8, 503: 2 |" in text
+    )
+    assert not passed(step)
