@@ -30,7 +30,7 @@ from .load import Settings, generator_process
 from .procstat import Meter, memory_kib, pin
 from .services import app_server, postgres_cluster, redis_server
 
-LEVELS = [250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000]
+LEVELS = [250, 500, 750, 1000, 1250, 1500, 2000, 2500, 3000, 3500, 4000]
 P99_LIMIT_MS = 100.0
 PRODUCTION_WORKERS = 4  # README, Operations: PostgreSQL, several workers, Redis counters
 
@@ -104,8 +104,9 @@ class Run:
 
     def step(self, tables: int, seconds: float, label: str) -> dict[str, Any]:
         """Run ``tables`` tables, then measure them for ``seconds``."""
-        log(f"{label}: {tables} tables ({self.args.ramp_in} s to start new ones, {seconds} s)")
-        self.connection.send(("step", tables, self.args.ramp_in, seconds))
+        log(f"{label}: {tables} tables, measured {seconds:.0f} s")
+        args = self.args
+        self.connection.send(("step", tables, args.arrivals, args.settle, seconds))
         assert self.connection.recv() == ("measuring",)
         started = time.monotonic()
         for each in self.watched:
@@ -200,6 +201,15 @@ def machine() -> str:
     return f"{os.cpu_count()} cores (nproc), {model}, {memory / 1024**2:.1f} GiB"
 
 
+def calibration_ms() -> float:
+    """CPU milliseconds this process takes for a fixed loop: the machine's speed at the moment."""
+    started = time.process_time()
+    total = 0
+    for number in range(2_000_000):
+        total += number
+    return 1000 * (time.process_time() - started)
+
+
 def errors_text(kind: dict[str, Any]) -> str:
     return ", ".join(f"{n} {cause}" for cause, n in kind["errors"].items()) or "0"
 
@@ -256,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)), help="tables per step")
     parser.add_argument("--step-seconds", type=float, default=60, help="measured per step (60)")
-    parser.add_argument("--ramp-in", type=float, default=20, help="to start a step's tables (20)")
+    parser.add_argument("--arrivals", type=float, default=10, help="new tables a second (10)")
+    parser.add_argument("--settle", type=float, default=10, help="seconds after arrivals (10)")
     parser.add_argument("--hold", type=float, default=300, help="the good level held; 0: none")
     parser.add_argument("--workers", type=int, help="gunicorn workers (1 on SQLite, 4 on PG)")
     parser.add_argument("--server-cores", default="0", help="the app and databases' cores (0)")
@@ -269,14 +280,18 @@ def main(argv: list[str] | None = None) -> int:
     os.sched_setaffinity(0, cores(args.generator_cores))  # this process only samples /proc
     command = " ".join(["python -m bench.capacity", *(sys.argv[1:] if argv is None else argv)])
     started = datetime.now(UTC)
+    speed = [calibration_ms()]
     with tempfile.TemporaryDirectory(prefix="scorekeeper-capacity-") as folder:
         reports, setup = measure(args, Path(folder))
+    speed.append(calibration_ms())
     if args.json:
         args.json.write_text(json.dumps(reports, indent=1))
     good = [r for r in reports if r["label"] == "hold" and r["passed"]]
     print(
         f"{started:%Y-%m-%d %H:%M} UTC, {machine()}; `{command}`; {setup}; app, database and "
-        f"Redis on cores {args.server_cores}, generator on {args.generator_cores}.\n"
+        f"Redis on cores {args.server_cores}, generator on {args.generator_cores}; a fixed "
+        f"Python loop took {speed[0]:.0f} ms of CPU before the run and {speed[1]:.0f} ms after "
+        "(the machine's speed: higher is slower).\n"
     )
     print(markdown(reports))
     if args.hold:

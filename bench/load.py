@@ -319,21 +319,23 @@ class Generator:
             await asyncio.sleep(LAG_TICK)
             self.stats.lag.append(max(0.0, loop.time() - due))
 
-    async def set_level(self, count: int, ramp_in: float) -> None:
-        """Run ``count`` tables: new ones start spread over ``ramp_in`` seconds; extra ones stop."""
+    async def set_level(self, count: int, arrivals: float, settle: float) -> None:
+        """Run ``count`` tables: new ones arrive ``arrivals`` a second, extra ones leave at once.
+
+        Then ``settle`` seconds more, for the arrivals' writes to be done with.
+        """
         while len(self.tasks) > count:
             task = self.tasks.pop()
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-        new = count - len(self.tasks)
         loop = asyncio.get_running_loop()
         started = loop.time()
-        for n in range(new):
-            await asyncio.sleep(max(0.0, started + ramp_in * n / new - loop.time()))
+        for n in range(count - len(self.tasks)):
+            await asyncio.sleep(max(0.0, started + n / arrivals - loop.time()))
             table = Table(self, len(self.tables))
             self.tables.append(table)
             self.tasks.append(asyncio.create_task(table.run()))
-        await asyncio.sleep(max(0.0, started + ramp_in - loop.time()))
+        await asyncio.sleep(settle)
 
     async def measure(self, seconds: float) -> dict[str, Any]:
         """Reset the counts, let the tables play ``seconds``, and summarise."""
@@ -361,15 +363,15 @@ class Generator:
         self.tasks = []
 
     async def serve(self, connection: Connection) -> None:
-        """Obey the controller: ``("step", tables, ramp_in, seconds)`` or ``("stop",)``."""
+        """Obey the controller: ``("step", tables, arrivals, settle, seconds)`` or ``("stop",)``."""
         loop = asyncio.get_running_loop()
         lag = asyncio.create_task(self.probe_lag())
         while True:
             command = await loop.run_in_executor(None, connection.recv)
             if command[0] == "stop":
                 break
-            _, count, ramp_in, seconds = command
-            await self.set_level(count, ramp_in)
+            _, count, arrivals, settle, seconds = command
+            await self.set_level(count, arrivals, settle)
             connection.send(("measuring",))
             connection.send(("measured", await self.measure(seconds)))
         await self.stop()

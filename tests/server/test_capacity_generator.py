@@ -21,7 +21,7 @@ REPORT_FIELDS = {
 
 async def play(generator: Generator, tables: int, seconds: float) -> dict:
     """Start ``tables`` tables, measure them for ``seconds``, let them leave."""
-    await generator.set_level(tables, ramp_in=0.5)
+    await generator.set_level(tables, arrivals=10, settle=0.2)
     report = await generator.measure(seconds)
     await generator.finish(timeout=10)
     return report
