@@ -131,19 +131,23 @@ class Phone:
         if body is not None:
             data = json.dumps(body)
             headers["Content-Type"] = "application/json"
-        stats = self.generator.stats
+        generator = self.generator  # its stats of the window in which the answer comes
         started = time.perf_counter()
+        token = object()
+        generator.in_flight[token] = (kind, started)
         try:
             async with self.session.request(method, path, data=data, headers=headers) as response:
                 raw = await response.read()
         except (aiohttp.ClientError, TimeoutError) as error:
-            stats.record(kind, time.perf_counter() - started, None, type(error).__name__)
+            generator.stats.record(kind, time.perf_counter() - started, None, type(error).__name__)
             return None
+        finally:
+            del generator.in_flight[token]
         seconds = time.perf_counter() - started
         if response.status not in expect:
-            stats.record(kind, seconds, response.status, f"HTTP {response.status}")
+            generator.stats.record(kind, seconds, response.status, f"HTTP {response.status}")
             return None
-        stats.record(kind, seconds, response.status, None)
+        generator.stats.record(kind, seconds, response.status, None)
         return Answer(
             response.status, json.loads(raw) if raw else None, response.headers.get("ETag")
         )
@@ -310,6 +314,7 @@ class Generator:
         self.tables: list[Table] = []
         self.tasks: list[asyncio.Task[None]] = []
         self.closing = False  # tables record no new round, and leave
+        self.in_flight: dict[object, tuple[str, float]] = {}  # kind and start of each request
 
     async def probe_lag(self) -> None:
         """How late the event loop wakes up: the generator is saturated when this grows."""
@@ -343,6 +348,10 @@ class Generator:
         before = resource.getrusage(resource.RUSAGE_SELF)
         started = time.monotonic()
         await asyncio.sleep(seconds)
+        # a request still unanswered is at least this slow: counted, or a stalled server hides
+        now = time.perf_counter()
+        for kind, since in self.in_flight.values():
+            self.stats.record(kind, now - since, None, None)
         after = resource.getrusage(resource.RUSAGE_SELF)
         cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         report = summary(self.stats, time.monotonic() - started, cpu)
