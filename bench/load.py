@@ -75,10 +75,11 @@ def percentile(values: list[float], share: float) -> float:
 def summary(stats: Stats, seconds: float, cpu_seconds: float) -> dict[str, Any]:
     """What the window measured: per kind count, req/s, p50, p99, max (ms), errors by cause."""
     kinds = {}
-    for kind, values in sorted(stats.latencies.items()):
+    for kind in sorted(set(stats.latencies) | set(stats.errors)):
+        values = stats.latencies.get(kind) or [0.0]  # "generator": errors without requests
         kinds[kind] = {
-            "count": len(values),
-            "rps": len(values) / seconds,
+            "count": len(stats.latencies.get(kind, [])),
+            "rps": len(stats.latencies.get(kind, [])) / seconds,
             "p50_ms": 1000 * statistics.median(values),
             "p99_ms": 1000 * percentile(values, 0.99),
             "max_ms": 1000 * max(values),
@@ -339,8 +340,15 @@ class Generator:
             await asyncio.sleep(max(0.0, started + n / arrivals - loop.time()))
             table = Table(self, len(self.tables))
             self.tables.append(table)
-            self.tasks.append(asyncio.create_task(table.run()))
+            task = asyncio.create_task(table.run())
+            task.add_done_callback(self.left)
+            self.tasks.append(task)
         await asyncio.sleep(settle)
+
+    def left(self, task: asyncio.Task[None]) -> None:
+        """A table that stopped by itself: after an error it recorded, or a bug of its own."""
+        if not task.cancelled() and task.exception() is not None:
+            self.stats.errors["generator"][repr(task.exception())] += 1
 
     async def measure(self, seconds: float) -> dict[str, Any]:
         """Reset the counts, let the tables play ``seconds``, and summarise."""
