@@ -52,6 +52,13 @@ def cpu_seconds(root: int) -> float:
     return total / TICKS
 
 
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine spent busy since boot (not idle, not iowait)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
+    return (user + nice + system + irq + softirq + steal) / TICKS
+
+
 def memory_kib(root: int) -> int:
     """Proportional set size of the tree in KiB: shared pages counted once, not per process."""
     total = 0

@@ -89,13 +89,15 @@ def test_the_report_has_a_row_per_step_and_a_row_per_kind() -> None:
         "cpu": {"app": 0.5},
         "peak_mib": {"app": 90.0},
         "generator_cpu": 0.1,
+        "cpu_others": 0.25,
         "loop_lag_p99_ms": 1.0,
         "load": (1.0, 1.5),
         "passed": False,
     }
     text = markdown([step])
     assert (
-        "| step 10 s | 250 | 750 | 1 | 150.0 ms (round) | 2 | 50% | 10% | 1.0 ms | 90 MiB |" in text
+        "| step 10 s | 250 | 750 | 1 | 150.0 ms (round) | 2 | 50% | 10% | 25% | 1.0 ms | 90 MiB |"
+        in text
     )
     assert (
         "| round | 10 | 1.0 | 5.0 ms | 150.0 ms | 200.0 ms | 2 HTTP 503 | 201: 8, 503: 2 |" in text
