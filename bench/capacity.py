@@ -144,15 +144,29 @@ class Run:
 
 
 def ramp(run: Run, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Step up to the first failing level; hold the largest good one (one lower if it fails)."""
+    """Step up to the first failing level, try ``--refine`` levels between the last good one
+    and it, then hold the largest good one (the next lower if that fails)."""
     levels = [int(level) for level in args.levels.split(",")]
     reports, good = [], []
+    failed = None
     for tables in levels:
         report = run.step(tables, args.step_seconds, "step")
         reports.append(report)
         if not report["passed"]:
+            failed = tables
             break
         good.append(tables)
+    for _ in range(args.refine if good and failed else 0):
+        assert failed is not None
+        tables = round((good[-1] + failed) / 2 / 50) * 50
+        if tables in (good[-1], failed):
+            break
+        report = run.step(tables, args.step_seconds, "step")
+        reports.append(report)
+        if report["passed"]:
+            good.append(tables)
+        else:
+            failed = tables
     if args.hold:
         for tables in reversed(good):
             report = run.step(tables, args.hold, "hold")
@@ -281,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--step-seconds", type=float, default=60, help="measured per step (60)")
     parser.add_argument("--arrivals", type=float, default=10, help="new tables a second (10)")
     parser.add_argument("--settle", type=float, default=10, help="seconds after arrivals (10)")
+    parser.add_argument("--refine", type=int, default=1, help="steps between good and bad (1)")
     parser.add_argument("--hold", type=float, default=300, help="the good level held; 0: none")
     parser.add_argument("--workers", type=int, help="gunicorn workers (1 on SQLite, 4 on PG)")
     parser.add_argument("--server-cores", default="0", help="the app and databases' cores (0)")
