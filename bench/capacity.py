@@ -246,10 +246,10 @@ def markdown(reports: list[dict[str, Any]]) -> str:
     lines = [
         "| step | tables | phones | req/s | worst p99 | errors | CPU "
         + " | CPU ".join(names)
-        + " | CPU generator | CPU others | loop lag p99 | peak "
+        + " | service CPU a request | CPU generator | CPU others | loop lag p99 | peak "
         + " | peak ".join(names)
         + " | load | good |",
-        "|---|" + "---:|" * (9 + 2 * len(names)) + "---|",
+        "|---|" + "---:|" * (10 + 2 * len(names)) + "---|",
     ]
     for report in reports:
         name, p99 = worst(report)
@@ -259,6 +259,7 @@ def markdown(reports: list[dict[str, Any]]) -> str:
             f"| {report['label']} {report['seconds']:.0f} s | {report['tables']:,} | "
             f"{report['phones']:,} | {rps:,.0f} | {p99:.1f} ms ({name}) | {errors} | "
             + " | ".join(f"{report['cpu'][n]:.0%}" for n in names)
+            + f" | {1000 * sum(report['cpu'].values()) / rps if rps else 0:.2f} ms"
             + f" | {report['generator_cpu']:.0%} | {report['cpu_others']:.0%} | "
             + f"{report['loop_lag_p99_ms']:.1f} ms | "
             + " | ".join(f"{report['peak_mib'][n]:,.0f} MiB" for n in names)

@@ -96,8 +96,8 @@ def test_the_report_has_a_row_per_step_and_a_row_per_kind() -> None:
     }
     text = markdown([step])
     assert (
-        "| step 10 s | 250 | 750 | 1 | 150.0 ms (round) | 2 | 50% | 10% | 25% | 1.0 ms | 90 MiB |"
-        in text
+        "| step 10 s | 250 | 750 | 1 | 150.0 ms (round) | 2 | 50% | 500.00 ms | 10% | 25% | "
+        "1.0 ms | 90 MiB | 1.0-1.5 | **no** |" in text
     )
     assert (
         "| round | 10 | 1.0 | 5.0 ms | 150.0 ms | 200.0 ms | 2 HTTP 503 | 201: 8, 503: 2 |" in text
