@@ -30,7 +30,7 @@ from .load import Settings, generator_process
 from .procstat import Meter, machine_busy_seconds, memory_kib, pin
 from .services import app_server, postgres_cluster, redis_server
 
-LEVELS = [250, 500, 750, 1000, 1250, 1500, 2000, 2500, 3000, 3500, 4000]
+LEVELS = [100, 200, 300, 400, 500, 600, 800, 1000, 1250, 1500, 2000, 2500, 3000]
 P99_LIMIT_MS = 100.0
 PRODUCTION_WORKERS = 4  # README, Operations: PostgreSQL, several workers, Redis counters
 
