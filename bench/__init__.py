@@ -1,0 +1,1 @@
+"""Benchmarks of Scorekeeper over HTTP: bench/README.md."""
