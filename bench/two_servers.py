@@ -32,53 +32,27 @@ sys.path.insert(0, str(ROOT))
 
 from tests.conftest import fresh_schema  # noqa: E402
 from tests.live_server import LiveServer  # noqa: E402
+from tests.scale.conftest import Game  # noqa: E402
 from tests.scale.postgres import PrivatePostgres, postgres_binaries  # noqa: E402
-
-PLAYERS = ["Asha", "Bikash", "Chandra", "Dipa"]
-ENDLESS = {"elimination_limit": 10000, "halve_at": []}
 
 
 def play(servers: list[LiveServer], rounds: int) -> dict[str, Any]:
     """Create a game on the first server and play ``rounds`` rounds over both."""
-    session = requests.Session()
-    created = session.post(
-        f"{servers[0].url}/api/v1/games",
-        json={
-            "ruleset": "jhyap",
-            "players": PLAYERS,
-            "dealer": 0,
-            "starter": 1,
-            "options": ENDLESS,
-        },
-        timeout=30,
-    )
-    created.raise_for_status()
-    game = created.json()
-    ids = [player["id"] for player in game["players"]]
-    auth = {"Authorization": f"Bearer {game['token']}"}
+    game = Game(servers[0])
     acknowledged, timings, failures = [], [], 0
     for number in range(1, rounds + 1):
         server = servers[number % 2]
-        caller = ids[number % len(ids)]
-        body = {
-            "caller": caller,
-            "hands": [{"player": p, "total": 0 if p == caller else 1} for p in ids],
-            "number": number,
-        }
-        headers = {**auth, "Idempotency-Key": f"{game['id']}-{number}"}
         started = time.perf_counter()
-        response = session.post(
-            f"{server.url}/api/v1/games/{game['id']}/rounds", json=body, headers=headers, timeout=30
-        )
+        response = game.post(server, number, key=f"{game.id}-{number}", timeout=30)
         timings.append((server.url, (time.perf_counter() - started) * 1000))
         if response.status_code != 201:
             failures += 1
             continue
         acknowledged.append(response.json())
-        read = session.get(f"{servers[(number + 1) % 2].url}/api/v1/games/{game['id']}", timeout=30)
+        read = requests.get(f"{servers[(number + 1) % 2].url}/api/v1/games/{game.id}", timeout=30)
         failures += read.status_code != 200
     return {
-        "id": game["id"],
+        "id": game.id,
         "acknowledged": acknowledged,
         "timings": timings,
         "failures": failures,
