@@ -18,7 +18,7 @@ from ..rules import Player as SeatedPlayer
 from ..rules.words import Message
 from ..security import hash_token, new_game_id, new_token, token_matches
 from .errors import GameNotFound, InvalidChange, WrongToken
-from .storage import find_game, touch_table, writing
+from .storage import find_game, stored_version, touch_table, writing
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def read_game(game_id: str) -> BoundGame:
 
 def game_version(game_id: str) -> int:
     """The game's version, which every change raises: what a phone's ETag names."""
-    version = db.session.scalar(select(Game.version).where(Game.id == game_id))
+    version = stored_version(Game, game_id)
     if version is None:
         raise GameNotFound("There is no game with this id.")
     return version

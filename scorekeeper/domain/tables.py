@@ -18,7 +18,7 @@ from .errors import InvalidSeating, TableNotFound, WrongToken
 from .games import BoundGame, GameSetup, add_game, check_distinct, open_game, renamed
 from .replays import create_once
 from .standings import standings
-from .storage import find_table, reading_one_snapshot, touch_table, writing
+from .storage import find_table, reading_one_snapshot, stored_version, touch_table, writing
 
 ROSTER_LIMIT = 50
 """The most players a table's roster holds."""
@@ -81,7 +81,7 @@ def add_table(setup: TableSetup) -> tuple[Table, str]:
 
 def table_version(table_id: str) -> int:
     """The table's version, raised by every change to it or its games: its ETag."""
-    version = db.session.scalar(select(Table.version).where(Table.id == table_id))
+    version = stored_version(Table, table_id)
     if version is None:
         raise TableNotFound("There is no table with this id.")
     return version
