@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import resource
 from typing import Any
 
 from gunicorn import util
@@ -12,6 +13,11 @@ from scorekeeper.settings import check_shared_rate_limits
 timeout = 30
 graceful_timeout = 30
 keepalive = 5
+# Every phone watching a game keeps its connection open (it polls every 3 s, within keepalive):
+# a hall of tables is thousands of them. At gthread's default of 1,000 a worker, the rest would
+# wait to be accepted and every answer past that would close its connection.
+worker_connections = 10_000
+FILES_BESIDE_CONNECTIONS = 256  # a worker's database connections, log, sockets and modules
 max_requests = 10_000
 max_requests_jitter = 500
 # Import the app once in the master, so that a recycled worker starts at once; new code then
@@ -34,10 +40,30 @@ def write_error_as_json(sock: Any, status_int: int, reason: str, mesg: str) -> N
 util.write_error = write_error_as_json
 
 
+def allow_open_files(wanted: int) -> bool:
+    """Raise this process's soft limit of open files to ``wanted``, within the hard limit (the
+    workers it forks inherit it); whether ``wanted`` is now allowed."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return True
+    raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+    return raised >= wanted
+
+
 def on_starting(server: Any) -> None:
     """Refuse several workers whose rate-limit counters would each count apart; never recycle a
-    lone worker."""
+    lone worker; allow a worker its connections' files."""
     check_shared_rate_limits(server.app.wsgi().config, server.cfg.workers)
+    # Many systems start a process with 1,024 open files at most; each connection is one.
+    wanted = server.cfg.worker_connections + FILES_BESIDE_CONNECTIONS
+    if not allow_open_files(wanted):
+        server.log.warning(
+            "This system lets a worker open fewer than %s files: it holds fewer phones' "
+            "connections than worker_connections (%s); raise the hard limit (ulimit -Hn).",
+            wanted,
+            server.cfg.worker_connections,
+        )
     if server.cfg.workers == 1:
         # Recycling the only worker stops the service while a new one starts, and forgets the
         # rate-limit counters it keeps in memory: max_requests is for several workers only.

@@ -1,7 +1,11 @@
-"""The production gunicorn settings: several workers are recycled now and then, a lone one never."""
+"""The production gunicorn settings: several workers are recycled now and then, a lone one never;
+a worker may open a file for each of its connections."""
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -10,14 +14,16 @@ from gunicorn.config import Config
 from scorekeeper import gunicorn_config
 
 
-def starting(workers: int, storage: str = "memory://") -> Config:
-    """The settings once ``on_starting`` has run for ``workers`` workers."""
+def starting(workers: int, storage: str = "memory://", warnings: list[str] | None = None) -> Config:
+    """The settings once ``on_starting`` has run for ``workers`` workers (warnings kept)."""
     cfg = Config()
     cfg.set("workers", workers)
     cfg.set("max_requests", gunicorn_config.max_requests)
     config = {"RATE_LIMIT_STORAGE_URI": storage, "RATE_LIMITS": "on"}
     app = SimpleNamespace(wsgi=lambda: SimpleNamespace(config=config))
-    gunicorn_config.on_starting(SimpleNamespace(cfg=cfg, app=app))
+    said = warnings if warnings is not None else []
+    log = SimpleNamespace(warning=lambda text, *args: said.append(text % args))
+    gunicorn_config.on_starting(SimpleNamespace(cfg=cfg, app=app, log=log))
     return cfg
 
 
@@ -34,3 +40,40 @@ def test_several_workers_are_recycled_in_turn() -> None:
 def test_several_workers_with_counters_in_memory_are_refused() -> None:
     with pytest.raises(RuntimeError, match="2 worker processes"):
         starting(2)
+
+
+def test_a_worker_holds_thousands_of_connections() -> None:
+    assert gunicorn_config.worker_connections >= 10_000  # gthread's default is 1,000
+
+
+def test_the_open_file_limit_is_raised_within_the_hard_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2_048:
+        pytest.skip("this system's hard limit of open files is below 2,048")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1_024, hard))
+    try:
+        assert gunicorn_config.allow_open_files(2_048)
+        assert resource.getrlimit(resource.RLIMIT_NOFILE) == (2_048, hard)
+        assert gunicorn_config.allow_open_files(1_500)  # already allowed: left as it is
+        assert resource.getrlimit(resource.RLIMIT_NOFILE) == (2_048, hard)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_hard_limit_below_what_is_wanted_is_reached_and_said() -> None:
+    # In a process of its own: a hard limit, once lowered, cannot be raised again.
+    script = (
+        "import resource; from scorekeeper.gunicorn_config import allow_open_files\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, 512))\n"
+        "print(allow_open_files(4096), resource.getrlimit(resource.RLIMIT_NOFILE))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "(512,", "512)"], done.stderr
+
+
+def test_too_few_files_for_the_connections_is_said_at_start(monkeypatch) -> None:
+    monkeypatch.setattr(gunicorn_config, "allow_open_files", lambda wanted: False)
+    warnings: list[str] = []
+    starting(1, warnings=warnings)
+    assert len(warnings) == 1
+    assert "ulimit -Hn" in warnings[0]
