@@ -1,8 +1,9 @@
 """The production gunicorn settings: several workers are recycled now and then, a lone one never;
-a worker may open a file for each of its connections."""
+a worker may open a file for each of its connections; the preloaded app is frozen before fork."""
 
 from __future__ import annotations
 
+import gc
 import resource
 import subprocess
 import sys
@@ -77,3 +78,12 @@ def test_too_few_files_for_the_connections_is_said_at_start(monkeypatch) -> None
     starting(1, warnings=warnings)
     assert len(warnings) == 1
     assert "ulimit -Hn" in warnings[0]
+
+
+def test_the_app_loaded_before_fork_is_kept_off_the_workers_collections() -> None:
+    gc.unfreeze()
+    try:
+        gunicorn_config.pre_fork(None, None)
+        assert gc.get_freeze_count() > 10_000  # the app, its libraries and their modules
+    finally:
+        gc.unfreeze()
