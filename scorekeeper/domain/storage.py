@@ -85,8 +85,8 @@ def reading_one_snapshot() -> Iterator[None]:
 
 
 # Most requests are phones polling with the ETag they have, answered from the version alone:
-# a Core statement, built once, reads it without loading an ORM entity (a quarter less CPU for
-# such a poll, bench/README.md).
+# a Core statement, built once, reads it without building a query or loading an ORM entity
+# (bench/README.md, "Capacity").
 _VERSIONS = {
     model: select(model.__table__.c.version).where(model.__table__.c.id == bindparam("row_id"))
     for model in (Game, Table)
