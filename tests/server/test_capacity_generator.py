@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -41,6 +44,13 @@ async def play(generator: Generator, tables: int) -> dict:
     return report
 
 
+def run_in_a_thread(coroutine: Coroutine[Any, Any, dict]) -> dict:
+    """Run ``coroutine`` on an event loop in a thread of its own, as the generator has a process
+    of its own: the browser tests' Playwright keeps a loop running in the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 def test_tables_record_rounds_resend_and_play_again(live_server: LiveServerFactory) -> None:
     server = live_server("capacity", rate_limits=True)
     # every round resent with its key, a third corrected, games over in a few seconds
@@ -52,7 +62,7 @@ def test_tables_record_rounds_resend_and_play_again(live_server: LiveServerFacto
         correction_share=0.3,
     )
     generator = Generator(settings)
-    report = asyncio.run(play(generator, tables=4))
+    report = run_in_a_thread(play(generator, tables=4))
 
     assert set(report) >= REPORT_FIELDS
     assert report["tables"] == 4
