@@ -32,7 +32,8 @@ from .services import app_server, postgres_cluster, redis_server
 
 LEVELS = [100, 200, 300, 400, 500, 600, 800, 1000, 1250, 1500, 2000, 2500, 3000]
 P99_LIMIT_MS = 100.0
-PRODUCTION_WORKERS = 4  # README, Operations: PostgreSQL, several workers, Redis counters
+SERVE_DEFAULTS = (1, 8)  # workers and threads of `scorekeeper serve` as the README starts it
+PRODUCTION = (2, 4)  # README, Operations: `serve --workers 2 --threads 4`, Redis counters
 
 
 def log(message: str) -> None:
@@ -183,19 +184,23 @@ def measure(args: argparse.Namespace, folder: Path) -> tuple[list[dict[str, Any]
         watched: list[Watched] = []
         settings: dict[str, str | None] = {"SCOREKEEPER_REQUEST_LOG": None}  # on, as by default
         if args.database == "sqlite":
-            url, workers = f"sqlite:///{folder / 'capacity.sqlite'}", args.workers or 1
-            setup = f"SQLite file, `scorekeeper serve --workers {workers}`, in-memory counters"
+            url = f"sqlite:///{folder / 'capacity.sqlite'}"
+            workers, threads = args.workers or SERVE_DEFAULTS[0], args.threads or SERVE_DEFAULTS[1]
+            setup = (
+                f"SQLite file, `scorekeeper serve --workers {workers} --threads {threads}`, "
+                "in-memory counters"
+            )
         else:
             url, postmaster = stack.enter_context(postgres_cluster(server_cores))
             redis_uri, redis_pid = stack.enter_context(redis_server(server_cores))
             settings["SCOREKEEPER_RATE_LIMIT_STORAGE_URI"] = redis_uri
-            workers = args.workers or PRODUCTION_WORKERS
+            workers, threads = args.workers or PRODUCTION[0], args.threads or PRODUCTION[1]
             setup = (
                 f"PostgreSQL 15 (a cluster of its own, default settings), "
-                f"`scorekeeper serve --workers {workers}`, counters in Redis"
+                f"`scorekeeper serve --workers {workers} --threads {threads}`, counters in Redis"
             )
             watched += [Watched("postgres", Meter(postmaster)), Watched("redis", Meter(redis_pid))]
-        server = app_server(url, folder, workers, settings)
+        server = app_server(url, folder, workers, threads, settings)
         server.start()
         stack.callback(server.stop)
         assert server.process is not None
@@ -298,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle", type=float, default=10, help="seconds after arrivals (10)")
     parser.add_argument("--refine", type=int, default=1, help="steps between good and bad (1)")
     parser.add_argument("--hold", type=float, default=300, help="the good level held; 0: none")
-    parser.add_argument("--workers", type=int, help="gunicorn workers (1 on SQLite, 4 on PG)")
+    parser.add_argument("--workers", type=int, help="gunicorn workers (1 on SQLite, 2 on PG)")
+    parser.add_argument("--threads", type=int, help="threads a worker (8 on SQLite, 4 on PG)")
     parser.add_argument("--server-cores", default="0", help="the app and databases' cores (0)")
     parser.add_argument("--generator-cores", default="1", help="the load generator's cores (1)")
     parser.add_argument("--seed", type=int, default=1)
