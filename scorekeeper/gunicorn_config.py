@@ -48,7 +48,10 @@ def allow_open_files(wanted: int) -> bool:
     if soft == resource.RLIM_INFINITY or soft >= wanted:
         return True
     raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+    except (ValueError, OSError):  # a system cap below the hard limit (macOS's OPEN_MAX)
+        return False
     return raised >= wanted
 
 
@@ -73,9 +76,9 @@ def on_starting(server: Any) -> None:
 
 def pre_fork(server: Any, worker: Any) -> None:
     """Keep the garbage collector of the worker about to be forked off the app's own objects."""
-    # The preloaded app is over 100,000 objects that live as long as the process: scanning them
-    # all in a worker's full collection stops every thread of it for up to ~200 ms. Frozen, they
-    # are never scanned (Python's advice for a parent that forks: gc.freeze() before fork()).
+    # The preloaded app is a great many objects that live as long as the process: scanning them
+    # all in a worker's full collection stops every thread of it (bench/README.md, "Capacity").
+    # Frozen, they are never scanned (Python's advice for a parent that forks: gc.freeze()).
     gc.freeze()
 
 

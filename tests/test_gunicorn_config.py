@@ -87,3 +87,14 @@ def test_the_app_loaded_before_fork_is_kept_off_the_workers_collections() -> Non
         assert gc.get_freeze_count() > 10_000  # the app, its libraries and their modules
     finally:
         gc.unfreeze()
+
+
+def test_a_system_cap_that_refuses_the_raise_is_said_not_raised(monkeypatch) -> None:
+    def refuse(*_: object) -> None:
+        raise ValueError("not allowed to raise maximum limit")
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        pytest.skip("this process may open any number of files")
+    monkeypatch.setattr(gunicorn_config.resource, "setrlimit", refuse)
+    assert not gunicorn_config.allow_open_files(soft + 1)

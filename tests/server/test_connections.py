@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from scorekeeper.gunicorn_config import allow_open_files
+from scorekeeper.gunicorn_config import FILES_BESIDE_CONNECTIONS, allow_open_files
 from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.server
@@ -52,7 +52,7 @@ def answer(phone: socket.socket) -> tuple[int, dict[str, str]]:
 @pytest.fixture
 def phones(one_worker: LiveServer) -> Iterator[list[socket.socket]]:
     """``PHONES`` open connections to the server."""
-    if not allow_open_files(PHONES + 256):
+    if not allow_open_files(PHONES + FILES_BESIDE_CONNECTIONS):
         pytest.skip(f"this system lets a process open too few files for {PHONES} connections")
     opened: list[socket.socket] = []
     try:
