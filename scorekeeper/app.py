@@ -49,6 +49,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
     configure_database(app)
+    configure_rate_limits(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     register_request_log(app)  # first, so that its hook runs last and logs the final status
@@ -75,10 +76,24 @@ def configure_database(app: Flask) -> None:
     if url.startswith("sqlite"):
         options = {"connect_args": {"timeout": 30}}
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
+
+
+def configure_rate_limits(app: Flask) -> None:
+    """Hand the ``RATE_LIMIT*`` settings to Flask-Limiter."""
+    uri = app.config["RATE_LIMIT_STORAGE_URI"]
     app.config["RATELIMIT_ENABLED"] = is_on(app.config, "RATE_LIMITS")
-    app.config["RATELIMIT_STORAGE_URI"] = app.config["RATE_LIMIT_STORAGE_URI"]
+    app.config["RATELIMIT_STORAGE_URI"] = uri
     app.config["RATELIMIT_KEY_PREFIX"] = app.config["RATE_LIMIT_KEY_PREFIX"]
-    app.config["RATELIMIT_HEADERS_ENABLED"] = False  # api/limit_headers.py writes them
+    app.config["RATELIMIT_HEADERS_ENABLED"] = False  # api/limits.py writes them
+    # While the shared counters' store is down, each worker counts in memory by the same limits
+    # (and asks the store again now and then): a table's rounds are recorded all the same.
+    app.config["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"] = True
+    if str(uri).startswith(("redis://", "rediss://", "redis+unix://")):
+        # A store that hangs holds a write up to this long, not for ever.
+        app.config["RATELIMIT_STORAGE_OPTIONS"] = {
+            "socket_connect_timeout": 1,
+            "socket_timeout": 1,
+        }
 
 
 def register_extensions(app: Flask) -> None:

@@ -9,9 +9,11 @@ would show the tightest limit that applies, whether spent or not).
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 
 from flask import Flask, Response, current_app, request
+from flask.logging import default_handler
 
 from ..extensions import limiter
 
@@ -77,3 +79,9 @@ def register_rate_limits(app: Flask) -> None:
     """Count the app's writes; the headers' hook first, so that it runs after the counting."""
     app.after_request(rate_limit_headers)
     limiter.init_app(app)
+    # Flask-Limiter says when the shared counters' store goes and comes back on a logger whose
+    # only handler discards: the app's own handler writes it beside the app's warnings.
+    limiter_log = logging.getLogger("flask-limiter")
+    limiter_log.setLevel(logging.INFO)
+    if default_handler not in limiter_log.handlers:
+        limiter_log.addHandler(default_handler)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import secrets
+import socket
+import time
 
 import pytest
 
 from scorekeeper.app import create_app
 
 from ..conftest import app_on_empty_database
+from ..live_server import free_port
 
 
 @pytest.fixture
@@ -216,3 +219,57 @@ def test_seat_changes_spend_the_games_round_writes(limited_client):
         == 201
     )
     assert [p["name"] for p in limited_client.get(url).json["players"]] == ["Asha", "Bikash"]
+
+
+@pytest.fixture
+def client_with_unreachable_counters(database_url):
+    """Limits on, their shared counters in a Redis that no one runs."""
+    pytest.importorskip("redis")
+    with app_on_empty_database(
+        database_url,
+        RATE_LIMITS="on",
+        RATE_LIMIT_STORAGE_URI=f"redis://127.0.0.1:{free_port()}/0",
+        GAME_CREATE_LIMIT="3/minute",
+        ROUND_WRITE_LIMIT="2/minute",
+    ) as app:
+        yield app.test_client()
+
+
+def test_writes_are_recorded_and_still_limited_while_the_shared_counters_are_unreachable(
+    client_with_unreachable_counters, caplog
+):
+    client = client_with_unreachable_counters
+    game = create(client)
+    assert game.status_code == 201, game.json
+    ids = [player["id"] for player in game.json["players"]]
+    entry = {"caller": ids[0], "hands": [{"player": i, "total": 2} for i in ids]}
+    url = f"/api/v1/games/{game.json['id']}/rounds"
+    auth = {"Authorization": f"Bearer {game.json['token']}"}
+
+    rounds = [client.post(url, json=entry, headers=auth) for _ in range(3)]
+
+    assert [response.status_code for response in rounds] == [201, 201, 429]
+    assert client.get(url).json["rounds"] == [rounds[0].json, rounds[1].json]
+    assert rounds[1].headers["X-RateLimit-Remaining"] == "0"
+    assert int(rounds[2].headers["Retry-After"]) > 0
+    assert [create(client).status_code for _ in range(3)] == [201, 201, 429]
+    assert "falling back to in-memory storage" in caplog.text
+
+
+def test_a_write_waits_seconds_not_for_ever_for_counters_that_do_not_answer(database_url, caplog):
+    pytest.importorskip("redis")
+    with socket.socket() as silent:  # accepts connections (the backlog does) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        uri = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        with app_on_empty_database(
+            database_url, RATE_LIMITS="on", RATE_LIMIT_STORAGE_URI=uri
+        ) as app:
+            client = app.test_client()
+            started = time.monotonic()
+            created = create(client)
+            waited = time.monotonic() - started
+            assert created.status_code == 201, created.json
+            assert waited < 10
+            assert "falling back to in-memory storage" in caplog.text
+            assert create(client).status_code == 201
