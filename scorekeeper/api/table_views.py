@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Response, request, url_for
+from flask import Response, url_for
 
 from ..domain import table_history, tables
-from ..domain.rounds import request_hash
 from . import links
 from .auth import bearer_token, token_first
-from .body import json_body
 from .limits import game_creations, token_failures
 from .schemas import CreatedGameSchema
 from .table_schemas import (
@@ -28,20 +24,10 @@ from .views import (
     NO_CONTENT,
     answer,
     blp,
-    idempotency_key,
+    created,
+    key_and_fingerprint,
     with_etag,
 )
-
-
-def created(body: dict[str, Any], location: str) -> Response:
-    """A creation's answer (or its replay): the body, ``201`` and where the new thing lives."""
-    return answer(body, 201, {"Location": location})
-
-
-def key_and_fingerprint() -> tuple[str | None, str]:
-    """The request's ``Idempotency-Key`` and the fingerprint of its body."""
-    key = idempotency_key()
-    return key, request_hash(json_body()) if key is not None and request.data else ""
 
 
 @blp.route("/tables", methods=["POST"])

@@ -86,10 +86,8 @@ def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) 
     return response
 
 
-def created_game(bound: games.BoundGame, token: str) -> Response:
-    """A new game's answer: the Game with its token, and where it lives."""
-    location = url_for("api.get_game", game_id=bound.game.id)
-    body = {**game_body(bound.game, bound.rules, bound.state), "token": token}
+def created(body: dict[str, Any], location: str) -> Response:
+    """A creation's answer (or its replay): the body, ``201`` and where the new thing lives."""
     return answer(body, 201, {"Location": location})
 
 
@@ -108,6 +106,12 @@ def idempotency_key() -> str | None:
             {"Idempotency-Key": ["Give 1 to 255 printable ASCII characters, without commas."]},
         )
     return key
+
+
+def key_and_fingerprint() -> tuple[str | None, str]:
+    """The request's ``Idempotency-Key`` and the fingerprint of its body."""
+    key = idempotency_key()
+    return key, rounds.request_hash(json_body()) if key is not None and request.data else ""
 
 
 def with_etag(
@@ -136,11 +140,14 @@ def with_etag(
 @blp.route("/games", methods=["POST"])
 @game_creations
 @blp.arguments(GameCreateSchema)
+@blp.doc(parameters=[IDEMPOTENCY_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def create_game(setup: games.GameSetup) -> Response:
     """Create a game."""
-    return created_game(*games.create_game(setup))
+    key, fingerprint = key_and_fingerprint()
+    body, _ = games.create_game(setup, idempotency_key=key, fingerprint=fingerprint)
+    return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
 @blp.route("/games/<gameid:game_id>", methods=["GET"])
@@ -319,7 +326,8 @@ def export_game(game_id: str) -> Response:
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def import_game(exported: history.ExportedGame) -> Response:
     """Create a game by replaying an export."""
-    return created_game(*history.import_game(exported))
+    body = games.created_game_body(*history.import_game(exported))
+    return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
 # Other

@@ -17,7 +17,9 @@ from ..rules import GameState, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
 from ..rules.words import Message
 from ..security import hash_token, new_game_id, new_token, token_matches
+from ..serializers import game_body
 from .errors import GameNotFound, InvalidChange, WrongToken
+from .replays import create_once
 from .storage import find_game, stored_version, touch_table, writing
 
 
@@ -148,10 +150,19 @@ def _is_table_token(game: Game, token: str) -> bool:
     return table_hash is not None and token_matches(token, table_hash)
 
 
-def create_game(setup: GameSetup) -> tuple[BoundGame, str]:
-    """Create a game; return it with its token (shown to its creator only)."""
-    with writing():
-        return add_game(setup)
+def create_game(
+    setup: GameSetup, *, idempotency_key: str | None = None, fingerprint: str = ""
+) -> tuple[dict[str, Any], bool]:
+    """Create a game (once per ``idempotency_key``); its answer, token included, and whether
+    that answer is a replay."""
+    return create_once(
+        "games", idempotency_key, fingerprint, lambda: created_game_body(*add_game(setup))
+    )
+
+
+def created_game_body(bound: BoundGame, token: str) -> dict[str, Any]:
+    """A new game's answer: the Game with its token, shown to its creator only."""
+    return {**game_body(bound.game, bound.rules, bound.state), "token": token}
 
 
 def add_game(

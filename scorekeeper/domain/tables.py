@@ -13,9 +13,16 @@ from ..models import Game, Player, RosterPlayer, Table, utcnow
 from ..names import name_key
 from ..rules.words import Message
 from ..security import hash_token, new_game_id, new_token, token_matches
-from ..serializers import game_body, table_body, table_game_json
+from ..serializers import table_body, table_game_json
 from .errors import InvalidSeating, TableNotFound, WrongToken
-from .games import BoundGame, GameSetup, add_game, check_distinct, open_game, renamed
+from .games import (
+    GameSetup,
+    add_game,
+    check_distinct,
+    created_game_body,
+    open_game,
+    renamed,
+)
 from .replays import create_once
 from .standings import standings
 from .storage import find_table, reading_one_snapshot, stored_version, touch_table, writing
@@ -174,7 +181,7 @@ def create_game_at_table(
             game_setup, table_id=table.id, roster_ids=[player.id for player in seated]
         )
         table.touch()
-        return _created_game(bound, game_token)
+        return created_game_body(bound, game_token)
 
     return create_once(f"tables/{table_id}/games", idempotency_key, fingerprint, create)
 
@@ -259,7 +266,7 @@ def rematch(
             roster_ids=[rows[player_id].roster_id for player_id in playing],
         )
         touch_table(game.table_id)
-        return _created_game(new, new_token_)
+        return created_game_body(new, new_token_)
 
     return create_once(f"games/{game_id}/rematch", idempotency_key, fingerprint, create)
 
@@ -273,8 +280,3 @@ def _first_dealer_id(game: Game) -> int:
 def _by_id(player: Player) -> int:
     """A player's id, to sort by."""
     return player.id
-
-
-def _created_game(bound: BoundGame, token: str) -> dict[str, Any]:
-    """A new game's answer: the Game with its token."""
-    return {**game_body(bound.game, bound.rules, bound.state), "token": token}

@@ -132,6 +132,36 @@ def test_lost_answer_and_reload_resend_with_the_same_key(page, server, console):
     assert set(filter(None, keys)) == {key}
 
 
+def test_a_new_game_whose_answer_was_lost_is_created_once_when_started_again(page, server, console):
+    console.allow(REFUSED)
+    created, keys = [], []
+
+    def swallow_answer(route):
+        keys.append(route.request.headers.get("idempotency-key"))
+        response = route.fetch()  # the service creates the game...
+        created.append(response.json())
+        route.abort("connectionreset")  # ...and the phone never hears back
+
+    page.route("**/api/v1/games", swallow_answer)
+    page.goto(server.url + "/#/")
+    page.get_by_test_id("new-game").click()
+    for seat, name in enumerate(["Asha", "Bikash"]):
+        page.fill(f"#player-{seat}", name)
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("error")).to_contain_text("No connection to the scorekeeper")
+    expect(page.locator("#player-1")).to_have_value("Bikash")  # nothing typed is lost
+
+    page.unroute("**/api/v1/games")
+    page.on("request", lambda r: r.method == "POST" and keys.append(r.headers["idempotency-key"]))
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+
+    game_id = page.url.split("#/game/")[1].split("/")[0]
+    assert [game["id"] for game in created] == [game_id]  # the game the first tap created
+    assert len(keys) == 2 and keys[0] and keys[0] == keys[1]
+    assert list(scores(page)) == ["Asha", "Bikash"]
+
+
 def confirm_round_1_taken_by_another_phone(page, console, hands) -> tuple[str, list[int]]:
     """Enter round 1 of a new game (Asha calls; ``hands`` in seat order), let another phone
     record round 1 first, then confirm: the service refuses it (409). The game and player ids."""

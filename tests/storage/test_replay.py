@@ -104,7 +104,7 @@ def test_stored_results_equal_a_replay_of_the_entries(
     rng = random.Random(seed)
     options = {"elimination_limit": 60} if ruleset == "jhyap" else {}
     with app.app_context():
-        table, token = games.create_game(
+        created, _ = games.create_game(
             games.GameSetup(
                 ruleset=ruleset,
                 players=NAMES[:players],
@@ -113,7 +113,7 @@ def test_stored_results_equal_a_replay_of_the_entries(
                 options=options,
             )
         )
-        game_id = table.game.id
+        game_id, token = created["id"], created["token"]
         for _ in range(rounds):
             table = games.read_game(game_id)
             if table.state.finished:

@@ -51,7 +51,8 @@ export async function request(method, path, { body, token, headers = {}, raw = f
 
 export const api = {
   rulesets: () => request("GET", "/rulesets").then((r) => r.data.rulesets),
-  createGame: (body) => request("POST", "/games", { body }).then((r) => r.data),
+  createGame: (body, key) =>
+    request("POST", "/games", { body, headers: { "Idempotency-Key": key } }).then((r) => r.data),
   importGame: (text) => request("POST", "/games/import", { body: text }).then((r) => r.data),
   game: (id, etag) =>
     request("GET", `/games/${encodeURIComponent(id)}`, {

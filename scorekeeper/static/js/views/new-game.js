@@ -201,14 +201,15 @@ function seatsCut(form) {
   }
 }
 
-// The same entry sent again (no answer came, say) keeps its Idempotency-Key; a changed one gets a
-// new key.
-async function createAtTable(form, body) {
+// The same entry sent again (no answer came, say) keeps its Idempotency-Key, so the game is
+// created once; a changed one gets a new key.
+async function createGame(form, body) {
   const sent = JSON.stringify(body);
   if (form.sent !== sent) {
     form.key = newKey("game");
     form.sent = sent;
   }
+  if (!form.table) return api.createGame(body, form.key);
   const token = store.tableToken(form.table.id);
   return api.createTableGame(form.table.id, token, body, form.key);
 }
@@ -245,7 +246,7 @@ async function submit(event, form) {
   if (Object.keys(options).length) body.options = options;
   form.busy = true;
   try {
-    const game = form.table ? await createAtTable(form, body) : await api.createGame(body);
+    const game = await createGame(form, body);
     store.saveGame(game, game.token);
     const nameOf = (id) => game.players.find((p) => p.id === id).name;
     const random = [];

@@ -1,0 +1,81 @@
+"""Creating a game away from any table, sent again by a phone that got no answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, Player
+
+GAMES = "/api/v1/games"
+SETUP = {"ruleset": "jhyap", "players": ["Asha", "Bikash", "Chandra"], "dealer": 0, "starter": 1}
+
+
+def stored(app: Any) -> tuple[int, int]:
+    """Rows in the games and players tables."""
+    with app.app_context():
+        return tuple(  # type: ignore[return-value]
+            db.session.scalar(select(func.count()).select_from(model)) for model in (Game, Player)
+        )
+
+
+def test_a_game_sent_again_with_its_key_is_created_once_and_answered_as_the_first_time(app, client):
+    key = {"Idempotency-Key": "new-game-1"}
+    first = client.post(GAMES, json=SETUP, headers=key)
+    again = client.post(GAMES, json=dict(reversed(SETUP.items())), headers=key)
+
+    assert first.status_code == again.status_code == 201, first.json
+    assert again.json == first.json  # the token too: the phone that lost it gets it again
+    assert again.headers["Location"] == first.headers["Location"] == f"{GAMES}/{first.json['id']}"
+    assert stored(app) == (1, 3)
+    ids = [player["id"] for player in first.json["players"]]
+    entry = {
+        "caller": ids[0],
+        "hands": [{"player": i, "total": 0 if i == ids[0] else 5} for i in ids],
+    }
+    auth = {"Authorization": f"Bearer {again.json['token']}"}
+    recorded = client.post(f"{GAMES}/{first.json['id']}/rounds", json=entry, headers=auth)
+    assert recorded.status_code == 201, recorded.json
+
+
+def test_a_key_used_for_another_game_is_422_and_creates_nothing(app, client):
+    key = {"Idempotency-Key": "new-game-2"}
+    assert client.post(GAMES, json=SETUP, headers=key).status_code == 201
+
+    other = client.post(GAMES, json={**SETUP, "name": "Another"}, headers=key)
+
+    assert other.status_code == 422
+    assert other.json["error"]["code"] == "invalid_idempotency_key"
+    assert stored(app) == (1, 3)
+
+
+def test_games_sent_without_a_key_or_with_different_keys_are_each_created(app, client):
+    answers = [
+        client.post(GAMES, json=SETUP),
+        client.post(GAMES, json=SETUP),
+        client.post(GAMES, json=SETUP, headers={"Idempotency-Key": "a"}),
+        client.post(GAMES, json=SETUP, headers={"Idempotency-Key": "b"}),
+    ]
+
+    assert [answer.status_code for answer in answers] == [201] * 4
+    assert len({answer.json["id"] for answer in answers}) == 4
+    assert stored(app) == (4, 12)
+
+
+def test_a_malformed_key_is_400_and_creates_nothing(app, client):
+    response = client.post(GAMES, json=SETUP, headers={"Idempotency-Key": "a,b"})
+
+    assert response.status_code == 400
+    assert stored(app) == (0, 0)
+
+
+def test_the_key_of_a_new_table_does_not_replay_as_a_game(client):
+    key = {"Idempotency-Key": "shared-key"}
+    table = client.post("/api/v1/tables", json={"name": "Crew"}, headers=key)
+
+    game = client.post(GAMES, json=SETUP, headers=key)
+
+    assert table.status_code == game.status_code == 201
+    assert game.json["id"] != table.json["id"] and game.json["ruleset"] == "jhyap"
