@@ -119,9 +119,11 @@ def export_table(table_id: str) -> Response:
 @blp.route("/tables/import", methods=["POST"])
 @game_creations
 @blp.arguments(TableExportSchema)
+@blp.doc(parameters=[IDEMPOTENCY_KEY_PARAMETER])
 @blp.response(201, CreatedTableSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_TABLE}})
 def import_table(exported: table_history.ExportedTable) -> Response:
     """Create a table by replaying an export of one."""
-    body = table_history.import_table(exported)
+    key, fingerprint = key_and_fingerprint()
+    body, _ = table_history.import_table(exported, idempotency_key=key, fingerprint=fingerprint)
     return created(body, url_for("api.get_table", table_id=body["id"]))

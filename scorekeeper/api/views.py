@@ -322,11 +322,13 @@ def export_game(game_id: str) -> Response:
 @blp.route("/games/import", methods=["POST"])
 @game_creations
 @blp.arguments(ExportSchema)
+@blp.doc(parameters=[IDEMPOTENCY_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def import_game(exported: history.ExportedGame) -> Response:
     """Create a game by replaying an export."""
-    body = games.created_game_body(*history.import_game(exported))
+    key, fingerprint = key_and_fingerprint()
+    body, _ = history.import_game(exported, idempotency_key=key, fingerprint=fingerprint)
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 

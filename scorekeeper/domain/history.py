@@ -23,9 +23,18 @@ from ..serializers import (
     timestamp,
 )
 from .errors import InvalidImport
-from .games import BoundGame, GameSetup, add_game, find_game, keep_figures, state_of
+from .games import (
+    BoundGame,
+    GameSetup,
+    add_game,
+    created_game_body,
+    find_game,
+    keep_figures,
+    state_of,
+)
+from .replays import create_once
 from .seats import is_seat_change
-from .storage import reading_one_snapshot, writing
+from .storage import reading_one_snapshot
 
 EXPORT_FORMAT = "scorekeeper.game"
 EXPORT_VERSION = 1
@@ -117,15 +126,22 @@ class _Replayed:
     """For a join, the player who sat down (export ids)."""
 
 
-def import_game(exported: ExportedGame) -> tuple[BoundGame, str]:
-    """Create a new game by replaying an export; refuse it, creating nothing, if anything differs.
+def import_game(
+    exported: ExportedGame, *, idempotency_key: str | None = None, fingerprint: str = ""
+) -> tuple[dict[str, Any], bool]:
+    """Create a new game by replaying an export (once per ``idempotency_key``); refuse it,
+    creating nothing, if anything differs. Its answer, and whether that is a replay.
 
     The whole export is replayed and checked before the write begins, so a
     refused one never takes the database's write lock.
     """
     checked = replay_export(exported)
-    with writing():
-        return add_replayed(checked)
+    return create_once(
+        "games/import",
+        idempotency_key,
+        fingerprint,
+        lambda: created_game_body(*add_replayed(checked)),
+    )
 
 
 @dataclass(frozen=True)

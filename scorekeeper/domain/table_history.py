@@ -14,8 +14,9 @@ from ..rules.words import Message, in_context
 from ..serializers import table_body, timestamp
 from .errors import InvalidImport
 from .history import ExportedGame, ReplayedGame, add_replayed, game_export, replay_export
-from .storage import find_table, reading_one_snapshot, writing
-from .tables import TableSetup, add_table, read_table
+from .replays import create_once
+from .storage import find_table, reading_one_snapshot
+from .tables import TableSetup, add_table, table_answer
 
 EXPORT_FORMAT = "scorekeeper.table"
 EXPORT_VERSION = 1
@@ -50,8 +51,11 @@ class ExportedTable:
     games: Sequence[ExportedGame]
 
 
-def import_table(exported: ExportedTable) -> dict[str, Any]:
-    """Create a new table by replaying every game of an export, or create nothing.
+def import_table(
+    exported: ExportedTable, *, idempotency_key: str | None = None, fingerprint: str = ""
+) -> tuple[dict[str, Any], bool]:
+    """Create a new table by replaying every game of an export (once per ``idempotency_key``),
+    or create nothing. Its answer, and whether that is a replay.
 
     Every game is replayed and checked before the write begins.
     """
@@ -74,7 +78,8 @@ def import_table(exported: ExportedTable) -> dict[str, Any]:
                     error.message,
                 )
             ) from None
-    with writing():
+
+    def create() -> dict[str, Any]:
         table, token = add_table(TableSetup(exported.name, [name for _, name in exported.roster]))
         new_ids: dict[int | None, int] = {
             old_id: player.id
@@ -89,4 +94,7 @@ def import_table(exported: ExportedTable) -> dict[str, Any]:
                     for player_id, roster_id in checked.exported.roster_ids.items()
                 },
             )
-    return {**read_table(table.id)[0], "token": token}
+        db.session.flush()
+        return {**table_answer(table)[0], "token": token}
+
+    return create_once("tables/import", idempotency_key, fingerprint, create)

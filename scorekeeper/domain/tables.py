@@ -97,23 +97,27 @@ def table_version(table_id: str) -> int:
 def read_table(table_id: str) -> tuple[dict[str, Any], int]:
     """The Table as it stands, with its version; a fixed number of statements."""
     with reading_one_snapshot():
-        table = find_table(table_id)
-        games = db.session.execute(
-            select(Game.id, Game.ruleset, Game.name, Game.created_at, Game.updated_at)
-            .where(Game.table_id == table_id)
-            .order_by(Game.created_at.desc(), Game.id)
-        ).all()
-        seats = db.session.execute(
-            select(Player.game_id, Player.roster_id, Player.won)
-            .join(Game, Game.id == Player.game_id)
-            .where(Game.table_id == table_id)
-            .order_by(Player.game_id, Player.seat)
-        ).all()
-        seated: dict[str, list[Any]] = {game.id: [] for game in games}
-        for seat in seats:
-            seated[seat.game_id].append(seat)
-        summaries = [table_game_json(game, seated[game.id]) for game in games]
-        return table_body(table, summaries, standings(table)), table.version
+        return table_answer(find_table(table_id))
+
+
+def table_answer(table: Table) -> tuple[dict[str, Any], int]:
+    """The Table as this unit of work sees it, with its version."""
+    games = db.session.execute(
+        select(Game.id, Game.ruleset, Game.name, Game.created_at, Game.updated_at)
+        .where(Game.table_id == table.id)
+        .order_by(Game.created_at.desc(), Game.id)
+    ).all()
+    seats = db.session.execute(
+        select(Player.game_id, Player.roster_id, Player.won)
+        .join(Game, Game.id == Player.game_id)
+        .where(Game.table_id == table.id)
+        .order_by(Player.game_id, Player.seat)
+    ).all()
+    seated: dict[str, list[Any]] = {game.id: [] for game in games}
+    for seat in seats:
+        seated[seat.game_id].append(seat)
+    summaries = [table_game_json(game, seated[game.id]) for game in games]
+    return table_body(table, summaries, standings(table)), table.version
 
 
 def open_table(table_id: str, token: str) -> Table:

@@ -79,3 +79,36 @@ def test_the_key_of_a_new_table_does_not_replay_as_a_game(client):
 
     assert table.status_code == game.status_code == 201
     assert game.json["id"] != table.json["id"] and game.json["ruleset"] == "jhyap"
+
+
+def test_an_import_sent_again_with_its_key_is_created_once(app, client, table):
+    table.create()
+    table.jhyap(0, 2, 17, 9)
+    document = client.get(f"{table.url}/export").json
+    key = {"Idempotency-Key": "import-1"}
+
+    first = client.post(f"{GAMES}/import", json=document, headers=key)
+    again = client.post(f"{GAMES}/import", json=document, headers=key)
+    renamed = {**document, "game": {**document["game"], "name": "Another"}}
+    other = client.post(f"{GAMES}/import", json=renamed, headers=key)
+
+    assert first.status_code == again.status_code == 201, first.json
+    assert again.json == first.json and again.json["id"] != table.id
+    assert other.json["error"]["code"] == "invalid_idempotency_key", other.json
+    assert stored(app)[0] == 2  # the game exported, and one copy
+    assert client.post(f"{GAMES}/import", json=document).json["id"] != first.json["id"]
+
+
+def test_a_table_import_sent_again_with_its_key_is_created_once(client):
+    created = client.post("/api/v1/tables", json={"name": "Crew", "players": ["Asha", "Bikash"]})
+    document = client.get(f"/api/v1/tables/{created.json['id']}/export").json
+    key = {"Idempotency-Key": "table-import-1"}
+
+    first = client.post("/api/v1/tables/import", json=document, headers=key)
+    again = client.post("/api/v1/tables/import", json=document, headers=key)
+
+    assert first.status_code == again.status_code == 201, first.json
+    assert again.json == first.json and "token" in again.json
+    assert first.headers["Location"] == again.headers["Location"]
+    answered = client.post("/api/v1/tables/import", json=document).json
+    assert answered["id"] not in (created.json["id"], first.json["id"])

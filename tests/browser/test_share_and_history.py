@@ -89,6 +89,45 @@ def test_games_list_export_and_import(page, server, tmp_path):
     expect(page.locator("a.game-link")).to_have_count(1)
 
 
+def test_an_import_whose_answer_was_lost_is_made_once_when_the_file_is_chosen_again(
+    page, server, tmp_path, console
+):
+    console.allow(r"Failed to load resource: net::ERR_CONNECTION_RESET")
+    create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1, name="Saved")
+    with page.expect_download() as download:
+        page.get_by_test_id("export").click()
+    path = tmp_path / "export.json"
+    download.value.save_as(path)
+    imported, keys = [], []
+
+    def swallow_answer(route):
+        keys.append(route.request.headers.get("idempotency-key"))
+        imported.append(route.fetch().json())  # the service makes the copy...
+        route.abort("connectionreset")  # ...and the phone never hears back
+
+    page.route("**/api/v1/games/import", swallow_answer)
+    page.locator("#home-link").click()
+    page.set_input_files("#import-file", str(path))
+    expect(page.get_by_test_id("error")).to_contain_text("No connection to the scorekeeper")
+    page.unroute("**/api/v1/games/import")
+    page.on(
+        "request", lambda r: r.url.endswith("/import") and keys.append(r.headers["idempotency-key"])
+    )
+    page.set_input_files("#import-file", [])
+    page.set_input_files("#import-file", str(path))
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+
+    assert page.url.split("#/game/")[1] == imported[0]["id"]  # the copy the first choice made
+    assert len(keys) == 2 and keys[0] and keys[0] == keys[1]
+    # Once answered, the same file chosen again makes another copy.
+    page.locator("#home-link").click()
+    page.set_input_files("#import-file", [])
+    page.set_input_files("#import-file", str(path))
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+    assert page.url.split("#/game/")[1] != imported[0]["id"]
+    assert len(keys) == 3 and keys[2] != keys[0]
+
+
 def test_an_imported_game_is_marked_on_the_games_list(page, server, tmp_path):
     create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1, name="Saved")
     with page.expect_download() as download:

@@ -53,7 +53,10 @@ export const api = {
   rulesets: () => request("GET", "/rulesets").then((r) => r.data.rulesets),
   createGame: (body, key) =>
     request("POST", "/games", { body, headers: { "Idempotency-Key": key } }).then((r) => r.data),
-  importGame: (text) => request("POST", "/games/import", { body: text }).then((r) => r.data),
+  importGame: (text, key) =>
+    request("POST", "/games/import", { body: text, headers: { "Idempotency-Key": key } }).then(
+      (r) => r.data,
+    ),
   game: (id, etag) =>
     request("GET", `/games/${encodeURIComponent(id)}`, {
       headers: etag ? { "If-None-Match": etag } : {},

@@ -5,12 +5,15 @@ import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl, rulesetTitle, tableUrl } from "../format.js";
 import { language, t } from "../i18n.js";
-import { store } from "../store.js";
+import { newKey, store } from "../store.js";
 import { setNotice } from "../state/notice.js";
 import { errorBox, heading, mainBox } from "../ui.js";
 
 // The game or table whose "Forget" waits for a second tap ("game:<id>" or "table:<id>"), or null.
 let confirmForget = null;
+// The file last sent for import and its Idempotency-Key, until it is answered: the same file
+// chosen again (no answer came, say) is imported once; once answered, importing it again copies it.
+let unanswered = null;
 
 export function renderHome() {
   const tables = store.tables();
@@ -174,7 +177,9 @@ async function importFile(event) {
       replace(box, h("div", { class: "error", role: "alert" }, message));
       return;
     }
-    const game = await api.importGame(text);
+    if (unanswered?.text !== text) unanswered = { text, key: newKey("import") };
+    const game = await api.importGame(text, unanswered.key);
+    unanswered = null;
     store.saveGame(game, game.token, { imported: new Date().toISOString() });
     setNotice(t("imported"));
     location.hash = gameUrl(game.id);
