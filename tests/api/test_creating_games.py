@@ -110,5 +110,7 @@ def test_a_table_import_sent_again_with_its_key_is_created_once(client):
     assert first.status_code == again.status_code == 201, first.json
     assert again.json == first.json and "token" in again.json
     assert first.headers["Location"] == again.headers["Location"]
+    answer = {field: value for field, value in first.json.items() if field != "token"}
+    assert client.get(first.headers["Location"]).json == answer  # as it was committed
     answered = client.post("/api/v1/tables/import", json=document).json
     assert answered["id"] not in (created.json["id"], first.json["id"])
