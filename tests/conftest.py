@@ -312,3 +312,14 @@ class TableActions:
 def table(client: FlaskClient) -> TableActions:
     """A helper that creates a game and plays it through the API."""
     return TableActions(client)
+
+
+def row_counts(app: Flask) -> tuple[int, int, int]:
+    """Rows in the games, players and rounds tables."""
+    from scorekeeper.models import Game, Player, Round
+
+    with app.app_context():
+        return tuple(  # type: ignore[return-value]
+            db.session.scalar(sa.select(sa.func.count()).select_from(model))
+            for model in (Game, Player, Round)
+        )

@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import func, select
-
-from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player
+from tests.conftest import row_counts
 
 GAMES = "/api/v1/games"
 SETUP = {"ruleset": "jhyap", "players": ["Asha", "Bikash", "Chandra"], "dealer": 0, "starter": 1}
-
-
-def stored(app: Any) -> tuple[int, int]:
-    """Rows in the games and players tables."""
-    with app.app_context():
-        return tuple(  # type: ignore[return-value]
-            db.session.scalar(select(func.count()).select_from(model)) for model in (Game, Player)
-        )
 
 
 def test_a_game_sent_again_with_its_key_is_created_once_and_answered_as_the_first_time(app, client):
@@ -29,7 +16,7 @@ def test_a_game_sent_again_with_its_key_is_created_once_and_answered_as_the_firs
     assert first.status_code == again.status_code == 201, first.json
     assert again.json == first.json  # the token too: the phone that lost it gets it again
     assert again.headers["Location"] == first.headers["Location"] == f"{GAMES}/{first.json['id']}"
-    assert stored(app) == (1, 3)
+    assert row_counts(app) == (1, 3, 0)
     ids = [player["id"] for player in first.json["players"]]
     entry = {
         "caller": ids[0],
@@ -48,7 +35,7 @@ def test_a_key_used_for_another_game_is_422_and_creates_nothing(app, client):
 
     assert other.status_code == 422
     assert other.json["error"]["code"] == "invalid_idempotency_key"
-    assert stored(app) == (1, 3)
+    assert row_counts(app) == (1, 3, 0)
 
 
 def test_games_sent_without_a_key_or_with_different_keys_are_each_created(app, client):
@@ -61,14 +48,14 @@ def test_games_sent_without_a_key_or_with_different_keys_are_each_created(app, c
 
     assert [answer.status_code for answer in answers] == [201] * 4
     assert len({answer.json["id"] for answer in answers}) == 4
-    assert stored(app) == (4, 12)
+    assert row_counts(app) == (4, 12, 0)
 
 
 def test_a_malformed_key_is_400_and_creates_nothing(app, client):
     response = client.post(GAMES, json=SETUP, headers={"Idempotency-Key": "a,b"})
 
     assert response.status_code == 400
-    assert stored(app) == (0, 0)
+    assert row_counts(app) == (0, 0, 0)
 
 
 def test_the_key_of_a_new_table_does_not_replay_as_a_game(client):
@@ -95,7 +82,7 @@ def test_an_import_sent_again_with_its_key_is_created_once(app, client, table):
     assert first.status_code == again.status_code == 201, first.json
     assert again.json == first.json and again.json["id"] != table.id
     assert other.json["error"]["code"] == "invalid_idempotency_key", other.json
-    assert stored(app)[0] == 2  # the game exported, and one copy
+    assert row_counts(app)[0] == 2  # the game exported, and one copy
     assert client.post(f"{GAMES}/import", json=document).json["id"] != first.json["id"]
 
 

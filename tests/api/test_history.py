@@ -19,9 +19,9 @@ from sqlalchemy import func, select
 
 from scorekeeper.domain import rounds
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, IdempotencyKey, Player, Round
+from scorekeeper.models import IdempotencyKey, Round
 from scorekeeper.security import hash_token
-from tests.conftest import TableActions
+from tests.conftest import TableActions, row_counts
 
 PLAYERS = ("Asha", "Bikash", "Chandra", "Dipa")
 A, B, C, D = range(4)
@@ -58,15 +58,6 @@ def seat_map(document: dict[str, Any]) -> dict[int, int]:
     """Player id -> seat, from an export or a Game."""
     players = document["game"]["players"] if "game" in document else document["players"]
     return {player["id"]: player["seat"] for player in players}
-
-
-def counts(app: Any) -> tuple[int, int, int]:
-    """Rows in the games, players and rounds tables."""
-    with app.app_context():
-        return tuple(  # type: ignore[return-value]
-            db.session.scalar(select(func.count()).select_from(model))
-            for model in (Game, Player, Round)
-        )
 
 
 def play_in_progress(table: TableActions) -> dict[str, int]:
@@ -117,7 +108,7 @@ def test_export_then_import_round_trips(app, client, table, play):
     assert exported["version"] == 1
     assert exported["game"]["setup"] == setup
     assert [r["number"] for r in exported["rounds"]] == list(range(1, len(exported["rounds"]) + 1))
-    before = counts(app)
+    before = row_counts(app)
 
     response = import_document(client, exported)
 
@@ -126,7 +117,7 @@ def test_export_then_import_round_trips(app, client, table, play):
     assert created["id"] != table.id
     assert response.headers["Location"].endswith(f"/api/v1/games/{created['id']}")
     assert created["token"] and created["token"] != table.token
-    games, players, rounds = counts(app)
+    games, players, rounds = row_counts(app)
     assert (games, players, rounds) == (
         before[0] + 1,
         before[1] + len(table.players),
@@ -312,14 +303,14 @@ def test_import_with_a_time_that_is_not_one_is_422_and_creates_nothing(
     play_finished(table)
     document = table.export()
     _set(where, value)(document)
-    before = counts(app)
+    before = row_counts(app)
 
     response = import_document(client, document)
 
     assert response.status_code == 422, response.json
     assert response.json["error"]["code"] == "invalid_import"
     assert "created_at" in response.json["error"]["message"]
-    assert counts(app) == before
+    assert row_counts(app) == before
 
 
 def test_an_export_from_before_an_option_existed_imports_with_its_default(client, table):
@@ -376,13 +367,13 @@ def test_import_with_rounds_out_of_time_order_is_422_and_creates_nothing(
             del round_["round"]["created_at"]
         else:
             round_["round"]["created_at"] = time
-    before = counts(app)
+    before = row_counts(app)
 
     response = import_document(client, document)
 
     assert response.status_code == 422, response.json
     assert response.json["error"] == {"status": 422, "code": "invalid_import", "message": message}
-    assert counts(app) == before
+    assert row_counts(app) == before
 
 
 def test_import_takes_rounds_played_in_the_same_second(client, table):
@@ -400,7 +391,7 @@ def test_tampered_export_is_422_and_creates_nothing(app, client, table, tamperin
     play_in_progress(table)
     document = table.export()
     assert import_document(client, copy.deepcopy(document)).status_code == 201  # untouched: fine
-    before = counts(app)
+    before = row_counts(app)
     TAMPERINGS[tampering](document)
 
     response = import_document(client, document)
@@ -410,7 +401,7 @@ def test_tampered_export_is_422_and_creates_nothing(app, client, table, tamperin
     assert error["status"] == 422
     assert error["code"].startswith("invalid_")
     assert error["message"]
-    assert counts(app) == before
+    assert row_counts(app) == before
 
 
 def _player(index: int, key: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -435,14 +426,14 @@ def test_export_with_players_a_game_cannot_have_is_422_and_creates_nothing(
 ):
     play_in_progress(table)
     document = table.export()
-    before = counts(app)
+    before = row_counts(app)
     INVALID_SETUPS[tampering](document)
 
     response = import_document(client, document)
 
     assert response.status_code == 422, response.json
     assert response.json["error"]["code"].startswith("invalid_")
-    assert counts(app) == before
+    assert row_counts(app) == before
 
 
 @pytest.mark.parametrize(
@@ -451,10 +442,10 @@ def test_export_with_players_a_game_cannot_have_is_422_and_creates_nothing(
     ids=["list", "string", "number", "null"],
 )
 def test_import_of_a_non_object_is_422_and_creates_nothing(app, client, body):
-    before = counts(app)
+    before = row_counts(app)
     response = client.post(IMPORT, data=json.dumps(body), content_type="application/json")
     assert response.status_code == 422, response.json
-    assert counts(app) == before
+    assert row_counts(app) == before
 
 
 # Retries
@@ -665,7 +656,7 @@ def test_delete_game_removes_it_and_its_rounds(app, client, table):
     table.jhyap(2, 17, 14, 3)
     other = TableActions(client)
     other.create()
-    before = counts(app)
+    before = row_counts(app)
 
     response = client.delete(table.url, headers=table.auth)
 
@@ -675,7 +666,7 @@ def test_delete_game_removes_it_and_its_rounds(app, client, table):
         missing = client.get(f"{table.url}{path}")
         assert missing.status_code == 404
         assert missing.json["error"]["code"] == "not_found"
-    assert counts(app) == (before[0] - 1, before[1] - 3, before[2] - 1)
+    assert row_counts(app) == (before[0] - 1, before[1] - 3, before[2] - 1)
     with app.app_context():
         left = select(func.count()).select_from(Round).where(Round.game_id == table.id)
         assert db.session.scalar(left) == 0
