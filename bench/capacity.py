@@ -1,4 +1,4 @@
-"""Capacity: how many card tables one machine holds, p99 under 100 ms and no error.
+"""Capacity: how many card tables one machine holds, p99 under 100 ms (events 200 ms), no error.
 
     .venv/bin/python -m bench.capacity --database sqlite|postgresql [--step-seconds 60]
         [--hold 300] [--levels 250,500,1000,...]
@@ -32,8 +32,10 @@ from .services import app_server, postgres_cluster, redis_server
 
 LEVELS = [100, 200, 300, 400, 500, 600, 800, 1000, 1250, 1500, 2000, 2500, 3000]
 P99_LIMIT_MS = 100.0
-SERVE_DEFAULTS = (1, 8)  # workers and threads of `scorekeeper serve` as the README starts it
-PRODUCTION = (2, 4)  # README, Operations: `serve --workers 2 --threads 4`, Redis counters
+EVENT_P99_LIMIT_MS = 200.0
+"""An event at every watcher within 200 ms of the write's answer (issue 28), at the 99th."""
+SERVE_DEFAULTS = 1  # workers of `scorekeeper serve` as the README starts it
+PRODUCTION = 2  # README, Operations: `serve --workers 2`, Redis counters
 
 
 def log(message: str) -> None:
@@ -68,9 +70,11 @@ class Sampler:
 
 def passed(report: dict[str, Any]) -> bool:
     """No error of any kind, and every kind's p99 under the limit."""
-    kinds = report["kinds"].values()
+    kinds = report["kinds"]
     return bool(kinds) and all(
-        not kind["errors"] and kind["p99_ms"] < P99_LIMIT_MS for kind in kinds
+        not kind["errors"]
+        and kind["p99_ms"] < (EVENT_P99_LIMIT_MS if name == "event" else P99_LIMIT_MS)
+        for name, kind in kinds.items()
     )
 
 
@@ -88,7 +92,12 @@ class Run:
     def __init__(self, args: argparse.Namespace, base_url: str, watched: list[Watched]) -> None:
         self.args = args
         self.watched = watched
-        settings = Settings(base_url=base_url, seed=args.seed)
+        settings = Settings(
+            base_url=base_url,
+            seed=args.seed,
+            watch=args.watch,
+            watchers=(args.watchers, args.watchers),
+        )
         context = multiprocessing.get_context("spawn")
         self.connection, child = context.Pipe()
         self.process = context.Process(
@@ -185,22 +194,19 @@ def measure(args: argparse.Namespace, folder: Path) -> tuple[list[dict[str, Any]
         settings: dict[str, str | None] = {"SCOREKEEPER_REQUEST_LOG": None}  # on, as by default
         if args.database == "sqlite":
             url = f"sqlite:///{folder / 'capacity.sqlite'}"
-            workers, threads = args.workers or SERVE_DEFAULTS[0], args.threads or SERVE_DEFAULTS[1]
-            setup = (
-                f"SQLite file, `scorekeeper serve --workers {workers} --threads {threads}`, "
-                "in-memory counters"
-            )
+            workers = args.workers or SERVE_DEFAULTS
+            setup = f"SQLite file, `scorekeeper serve --workers {workers}`, in-memory counters"
         else:
             url, postmaster = stack.enter_context(postgres_cluster(server_cores))
             redis_uri, redis_pid = stack.enter_context(redis_server(server_cores))
             settings["SCOREKEEPER_RATE_LIMIT_STORAGE_URI"] = redis_uri
-            workers, threads = args.workers or PRODUCTION[0], args.threads or PRODUCTION[1]
+            workers = args.workers or PRODUCTION
             setup = (
                 f"PostgreSQL 15 (a cluster of its own, default settings), "
-                f"`scorekeeper serve --workers {workers} --threads {threads}`, counters in Redis"
+                f"`scorekeeper serve --workers {workers}`, counters in Redis"
             )
             watched += [Watched("postgres", Meter(postmaster)), Watched("redis", Meter(redis_pid))]
-        server = app_server(url, folder, workers, threads, settings)
+        server = app_server(url, folder, workers, settings)
         server.start()
         stack.callback(server.stop)
         assert server.process is not None
@@ -304,7 +310,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refine", type=int, default=1, help="steps between good and bad (1)")
     parser.add_argument("--hold", type=float, default=300, help="the good level held; 0: none")
     parser.add_argument("--workers", type=int, help="gunicorn workers (1 on SQLite, 2 on PG)")
-    parser.add_argument("--threads", type=int, help="threads a worker (8 on SQLite, 4 on PG)")
+    parser.add_argument(
+        "--watch",
+        choices=["stream", "poll"],
+        default="stream",
+        help="watching phones hold the event stream (stream), or poll every 3 s (poll)",
+    )
+    parser.add_argument("--watchers", type=int, default=2, help="watching phones a table (2)")
     parser.add_argument("--server-cores", default="0", help="the app and databases' cores (0)")
     parser.add_argument("--generator-cores", default="1", help="the load generator's cores (1)")
     parser.add_argument("--seed", type=int, default=1)
@@ -323,7 +335,10 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps(reports, indent=1))
     good = [r for r in reports if r["label"] == "hold" and r["passed"]]
     print(
-        f"{started:%Y-%m-%d %H:%M} UTC, {machine()}; `{command}`; {setup}; app, database and "
+        f"{started:%Y-%m-%d %H:%M} UTC, {machine()}; `{command}`; {setup}; "
+        f"{args.watchers} watching phones a table, "
+        + ("on the event stream" if args.watch == "stream" else "polling every 3 s")
+        + "; app, database and "
         f"Redis on cores {args.server_cores}, generator on {args.generator_cores}; a fixed "
         f"Python loop took {speed[0]:.0f} ms of CPU before the run and {speed[1]:.0f} ms after "
         "(the machine's speed: higher is slower).\n"

@@ -1,8 +1,11 @@
 """The load generator: simulated card tables over loopback, with asyncio and aiohttp.
 
-Each table has a recording phone and 1 to 3 watching phones, each phone a keep-alive
-connection of its own from the table's own loopback address (127.x.y.z, as a table's phones
-share a home network's address), so that the per-address creation limit counts per table.
+Each table has a recording phone and watching phones, each phone a keep-alive connection of
+its own from the table's own loopback address (127.x.y.z, as a table's phones share a home
+network's address), so that the per-address creation limit counts per table. A watching
+phone either holds the game's event stream (a connection of its own beside the one for its
+reads), as the page does, or polls the game every 3 s with ``If-None-Match``, as an API
+client may.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ class Settings:
     round_every: tuple[float, float] = (30.0, 120.0)
     poll_every: float = 3.0
     watchers: tuple[int, int] = (1, 3)
+    watch: str = "poll"
+    """``stream``: watching phones hold the game's event stream; ``poll``: they poll it."""
+    stream_retry: float = 3.0
+    """How long a phone waits before it opens a stream again (the stream's ``retry``)."""
     resend_share: float = 0.01
     correction_share: float = 0.02
     players: int = 4
@@ -153,6 +160,27 @@ class Phone:
             response.status, json.loads(raw) if raw else None, response.headers.get("ETag")
         )
 
+    async def events(self, path: str) -> Any:
+        """The event stream at ``path``: yields each event's ``(name, id, data)`` as it arrives
+        (a keep-alive comment as ``("", None, "")``), and returns when the server ends it."""
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.generator.settings.timeout)
+        async with self.session.get(path, timeout=timeout) as response:
+            if response.status != 200:
+                raise aiohttp.ClientResponseError(response.request_info, (), status=response.status)
+            fields: dict[str, str] = {}
+            async for raw in response.content:
+                line = raw.decode().rstrip("\n")
+                if line.startswith(":"):
+                    yield "", None, ""
+                    continue
+                if line:
+                    name, _, value = line.partition(":")
+                    fields[name] = value.removeprefix(" ")
+                    continue
+                if "event" in fields:
+                    yield fields["event"], fields.get("id"), fields.get("data", "")
+                fields = {}
+
     async def close(self) -> None:
         await self.session.close()
 
@@ -169,11 +197,14 @@ class Table:
         self.every = self.rng.uniform(*generator.settings.round_every)
         self.game_id: str | None = None
         self.recorded: dict[str, int] = {}  # rounds acknowledged per game, resends not counted
+        self.version = 1  # of the game being played: each acknowledged change raises it
+        self.answered: dict[int, float] = {}  # when the change that made each version answered
         self.resent = 0
         self.phones: list[Phone] = []
 
     def key(self) -> str:
-        return f"t{self.index}-{self.rng.getrandbits(64):016x}"
+        # 128 random bits, as a creation's key must have (api.md, "Retries").
+        return f"t{self.index}-{self.rng.getrandbits(128):032x}"
 
     async def run(self) -> None:
         settings = self.generator.settings
@@ -209,7 +240,12 @@ class Table:
                 watcher = Phone(self.generator, self.source)
                 self.phones.append(watcher)
                 offset = self.rng.uniform(0, settings.poll_every)
-                watchers.append(asyncio.create_task(self.watch(watcher, offset)))
+                if settings.watch == "stream":
+                    reads = Phone(self.generator, self.source)  # the stream holds the other
+                    self.phones.append(reads)
+                    watchers.append(asyncio.create_task(self.follow(watcher, reads, offset)))
+                else:
+                    watchers.append(asyncio.create_task(self.watch(watcher, offset)))
             await self.play(phone, table, answer.body)
         finally:
             for task in watchers:
@@ -224,6 +260,7 @@ class Table:
         wait = self.rng.uniform(0, self.every)  # tables arrive mid-game, not all at once
         while True:
             self.game_id = game["id"]
+            self.version, self.answered = 1, {}
             self.recorded.setdefault(game["id"], 0)
             auth = {"Authorization": f"Bearer {game['token']}"}
             rounds = f"/api/v1/games/{game['id']}/rounds"
@@ -239,6 +276,7 @@ class Table:
                 answer = await phone.call("round", "POST", rounds, (201,), entry, headers)
                 if answer is None:
                     continue  # the phone's outbox would send it again; this one draws anew
+                self.changed()
                 self.recorded[game["id"]] += 1
                 if self.rng.random() < settings.resend_share:
                     await self.resend(phone, rounds, entry, headers, answer)
@@ -256,6 +294,7 @@ class Table:
                         auth,
                     )
                     if corrected is not None:
+                        self.changed()
                         play = before.after(corrected.body)
                         finished = corrected.body["game"]["status"] == "finished"
             # the end of a game: the table looks at its standings, then plays again
@@ -272,6 +311,11 @@ class Table:
             if rematch is None:
                 return
             game = rematch.body
+
+    def changed(self) -> None:
+        """The game's version went up, answered now (what its watchers' events are timed by)."""
+        self.version += 1
+        self.answered[self.version] = time.perf_counter()
 
     async def resend(
         self, phone: Phone, path: str, entry: Any, headers: dict[str, str], first: Answer
@@ -304,6 +348,38 @@ class Table:
                     await phone.call("GET rounds", "GET", f"{path}/rounds", (200,))
             due += every
             await asyncio.sleep(max(0.0, due - loop.time()))
+
+    async def follow(self, phone: Phone, reads: Phone, offset: float) -> None:
+        """A watching phone as the page is: it holds the game's event stream and, after each
+        event, reads the history items it has not seen yet (``?after=``); a new game, a new
+        stream. Each event is timed from the answer to the write that made its version."""
+        await asyncio.sleep(offset)
+        while True:
+            game_id = self.game_id
+            if game_id is None:
+                await asyncio.sleep(1)
+                continue
+            path = f"/api/v1/games/{game_id}"
+            held = 0  # history items this phone has
+            try:
+                async for name, version, data in phone.events(f"{path}/events"):
+                    if self.game_id != game_id:  # a rematch: the page follows the new game
+                        break
+                    if name != "game" or version is None:
+                        continue
+                    answered = self.answered.get(int(version))
+                    if answered is not None:
+                        delay = time.perf_counter() - answered
+                        self.generator.stats.record("event", delay, 200, None)
+                    items = json.loads(data)["next_round"]
+                    newest = items["number"] - 1 if items else held + 1
+                    if newest > held:
+                        await reads.call("GET rounds", "GET", f"{path}/rounds?after={held}", (200,))
+                        held = newest
+            except (aiohttp.ClientError, TimeoutError) as error:
+                self.generator.stats.record("event stream", 0.0, None, type(error).__name__)
+            if self.game_id == game_id:  # the stream ended or broke: connect again, as the page
+                await asyncio.sleep(self.generator.settings.stream_retry)
 
 
 class Generator:

@@ -90,14 +90,13 @@ def redis_server(cores: set[int]) -> Iterator[tuple[str, int]]:
 
 
 def app_server(
-    database_url: str, folder: Path, workers: int, threads: int, settings: dict[str, str | None]
+    database_url: str, folder: Path, workers: int, settings: dict[str, str | None]
 ) -> LiveServer:
     """``scorekeeper serve`` with its rate limits on, as the tests' live server starts it."""
     return LiveServer(
         database_url,
         folder,
         workers=workers,
-        threads=threads,
         rate_limits=True,
         settings=settings,
         ready_timeout=60,

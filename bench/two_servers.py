@@ -72,7 +72,6 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15, help="rounds per game (15)")
     parser.add_argument("--phones", type=int, default=10, help="games played at once (10)")
     parser.add_argument("--workers", type=int, default=2, help="workers per server (2)")
-    parser.add_argument("--threads", type=int, default=4, help="threads per worker (4)")
     parser.add_argument("--database-url", help="an empty PostgreSQL database to throw away")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
@@ -100,7 +99,6 @@ def main() -> None:
                 database_url,
                 folder / name,
                 workers=args.workers,
-                threads=args.threads,
                 rate_limits=True,
                 settings=settings,
             )
@@ -128,7 +126,7 @@ def main() -> None:
     database = "the given PostgreSQL" if args.database_url else "a private PostgreSQL cluster"
     print(
         f"{args.games} games x {args.rounds} rounds, {args.phones} at once; two servers of "
-        f"{args.workers} workers x {args.threads} threads on {database}; rate limits on, "
+        f"{args.workers} workers on {database}; rate limits on, "
         f"counted in Redis; {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the end\n"
     )
     print("| server | round POSTs | p50 ms | p99 ms |")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Config, Flask, Response, request
 from flask_cors import CORS
 
 from . import PROJECT_ROOT
@@ -19,38 +20,49 @@ from .settings import is_on
 MIGRATIONS_DIRECTORY = PROJECT_ROOT / "migrations"
 
 
+DEFAULT_SETTINGS: Mapping[str, Any] = {
+    "DATABASE_URL": None,
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    "RATE_LIMITS": "on",
+    "RATE_LIMIT_STORAGE_URI": "memory://",
+    "RATE_LIMIT_KEY_PREFIX": "",
+    "GAME_CREATE_LIMIT": "60/minute",
+    "ROUND_WRITE_LIMIT": "120/minute",
+    "TOKEN_FAILURE_LIMIT": "30/minute",
+    "CORS_ORIGINS": [],
+    "RELEASE": "",
+    "JSON_SORT_KEYS": False,
+    "API_TITLE": "Scorekeeper",
+    "API_VERSION": "1.0.0",
+    "OPENAPI_VERSION": "3.1.0",
+    "API_SPEC_OPTIONS": {
+        "info": {
+            "description": "Keeps the score of card games played with a real deck, "
+            "by the rulesets GET /api/v1/rulesets lists. "
+            "Errors all answer the one body of the Error schema."
+        },
+        "servers": [{"url": "/"}],
+    },
+}
+
+
+def read_settings(config: Config) -> Config:
+    """The defaults, then the ``SCOREKEEPER_*`` environment variables, into ``config``."""
+    config.from_mapping(copy.deepcopy(DEFAULT_SETTINGS))  # apps share no list or dict
+    config.from_prefixed_env("SCOREKEEPER")
+    return config
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, ``SCOREKEEPER_*`` environment variables, then ``test_config``."""
     app = Flask("scorekeeper", instance_relative_config=True)
-    app.config.from_mapping(
-        DATABASE_URL=None,
-        MAX_CONTENT_LENGTH=64 * 1024,
-        RATE_LIMITS="on",
-        RATE_LIMIT_STORAGE_URI="memory://",
-        RATE_LIMIT_KEY_PREFIX="",
-        GAME_CREATE_LIMIT="60/minute",
-        ROUND_WRITE_LIMIT="120/minute",
-        TOKEN_FAILURE_LIMIT="30/minute",
-        CORS_ORIGINS=[],
-        RELEASE="",
-        JSON_SORT_KEYS=False,
-        API_TITLE="Scorekeeper",
-        API_VERSION="1.0.0",
-        OPENAPI_VERSION="3.1.0",
-        API_SPEC_OPTIONS={
-            "info": {
-                "description": "Keeps the score of card games played with a real deck: "
-                "Jhyap and Twenty Two. Errors all answer the one body of the Error schema."
-            },
-            "servers": [{"url": "/"}],
-        },
-    )
-    app.config.from_prefixed_env("SCOREKEEPER")
+    read_settings(app.config)
     if test_config is not None:
         app.config.from_mapping(test_config)
     configure_database(app)
     configure_rate_limits(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # UTF-8 as it is, not \u escapes
 
     register_request_log(app)  # first, so that its hook runs last and logs the final status
     register_language(app)
@@ -97,8 +109,9 @@ def configure_rate_limits(app: Flask) -> None:
 
 
 def register_extensions(app: Flask) -> None:
-    """Bind the database, migrations and rate limits."""
+    """Bind the database, migrations, rate limits and the change feed of the event streams."""
     from .api.limits import register_rate_limits
+    from .changes import register_changes
     from .domain.storage import configure_sqlite
     from .extensions import db, migrate
 
@@ -106,6 +119,7 @@ def register_extensions(app: Flask) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             configure_sqlite(db.engine)
+        register_changes(app, db.engine)
     migrate.init_app(app, db, directory=str(MIGRATIONS_DIRECTORY))
     register_rate_limits(app)
 

@@ -20,7 +20,7 @@ def migrate_database() -> None:
         upgrade()
 
 
-def gunicorn_command(host: str, port: int, workers: int, threads: int = 1) -> list[str]:
+def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
     """The gunicorn command line that serves ``wsgi:app``."""
     return [
         sys.executable,
@@ -34,8 +34,6 @@ def gunicorn_command(host: str, port: int, workers: int, threads: int = 1) -> li
         f"{host}:{port}",
         "--workers",
         str(workers),
-        "--threads",
-        str(threads),
         "wsgi:app",
     ]
 
@@ -51,15 +49,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--workers",
         type=int,
         default=1,
-        help="worker processes (1; more need shared rate-limit counters, see the README)",
+        help="worker processes, each serving all its connections on one event loop "
+        "(1; more need shared rate-limit counters, see the README)",
     )
-    serve.add_argument("--threads", type=int, default=8, help="threads per worker (8)")
     commands.add_parser("migrate", help="migrate the database and exit")
     args = parser.parse_args(argv)
 
     migrate_database()
     if args.command == "serve":
-        command = gunicorn_command(args.host, args.port, args.workers, args.threads)
+        command = gunicorn_command(args.host, args.port, args.workers)
         os.execv(command[0], command)
 
 

@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from .domain import errors as domain
 from .language import localise, select_language
-from .rules import RoundConflict, RuleError
+from .rules import RULESETS, RoundConflict, RuleError
 from .rules.words import Message, count_of
 from .security import RESPONSE_HEADERS
 
@@ -26,6 +26,8 @@ DOMAIN_ERRORS: dict[type[domain.DomainError], tuple[int, str]] = {
     domain.GameOver: (409, "conflict"),
     domain.NotTheLastRound: (409, "conflict"),
     domain.NotARound: (409, "conflict"),
+    domain.GameFull: (409, "conflict"),
+    domain.PlayedAtOutOfRange: (422, "invalid_request"),
     domain.RecordingInProgress: (409, "conflict"),
     domain.KeyReused: (422, "invalid_idempotency_key"),
     domain.InvalidChange: (422, "invalid_request"),
@@ -125,7 +127,7 @@ SERVER_CODES = {
 def raw_error_response(status: int, reason: str) -> bytes:
     """The one error body as a whole HTTP/1.1 response, for errors answered outside Flask."""
     code, message = SERVER_CODES.get(status) or HTTP_CODES.get(status) or ("error", "Error.")
-    body = json.dumps(error_body(status, code, message)).encode()
+    body = json.dumps(error_body(status, code, message), ensure_ascii=False).encode()
     headers = {"Content-Type": "application/json", "Content-Length": len(body), **RESPONSE_HEADERS}
     head = f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n" + "".join(
         f"{name}: {value}\r\n" for name, value in headers.items()
@@ -164,13 +166,8 @@ def error_response(
 
 
 FIELD_WORDS = {
-    "caller": "the caller",
-    "hands": "the hands",
-    "total": "the total",
-    "cards": "the cards",
+    **{name: words for rules in RULESETS.values() for name, words in rules.field_words.items()},
     "player": "the player",
-    "last_trick": "the final trick",
-    "card": "the card",
     "number": "the round number",
     "ruleset": "the ruleset",
     "name": "the name",
@@ -187,7 +184,7 @@ FIELD_WORDS = {
     "entry": "the entry",
     "round": "the round",
     "seat": "the seat",
-    "dry_run": "the dry_run setting in the address",
+    "status": "the status",
     "join": "the newcomer",
     "after": "the player to sit after",
     "leave": "the player who leaves",
@@ -195,13 +192,17 @@ FIELD_WORDS = {
     "table": "the table",
     "games": "the games",
 }
-"""How a message names a field of a request."""
+"""How a message names a field of a request (a ruleset names the fields of its entries)."""
+
+QUERY_WORDS = {
+    "dry_run": "the dry_run setting in the address",
+    "after": "the after setting in the address",
+}
+"""How a message names a parameter of the address (a name a body uses may mean else there)."""
 
 ITEM_WORDS = {
-    "hands": "hand {n}",
+    **{name: words for rules in RULESETS.values() for name, words in rules.item_words.items()},
     "players": "player {n}",
-    "cards": "card {n}",
-    "last_trick": "card {n} of the final trick",
     "rounds": "round {n}",
     "add_players": "new player {n}",
     "games": "game {n}",
@@ -222,6 +223,8 @@ def first_problem(messages: Any, path: tuple[str, ...] = ()) -> tuple[tuple[str,
 def field_label(path: tuple[str, ...]) -> Message:
     """``("hands", "1", "total")`` as "the total of hand 2"."""
     parts: list[Message] = []
+    if path[:1] == ("query",) and len(path) == 2 and path[1] in QUERY_WORDS:
+        return Message(QUERY_WORDS[path[1]])
     for previous, step in zip(("", *path), path, strict=False):
         if step.isdigit() and parts:
             if previous in ITEM_WORDS:
@@ -245,6 +248,10 @@ def field_words(name: str) -> Message:
     return Message('the field "{name}"', name=name)
 
 
+PLURAL_FIELDS = frozenset({"hands", "cards", "options", "rounds", "games", "add_players"})
+"""Fields a message names in the plural ("the hands"): their problems say "are", not "is"."""
+PLURAL_PROBLEMS = {"Is missing.": "Are missing.", "Is not allowed.": "Are not allowed."}
+
 UNKNOWN_FIELD = "Is unknown; leave it out."
 """The problem of a field a request does not take (named as sent, not in words)."""
 
@@ -253,6 +260,8 @@ def validation_message(messages: Any) -> Message:
     """One sentence for a validation failure: the field, then what is wrong with it."""
     path, problem = first_problem(messages)
     label = field_label(path)
+    if path and path[-1] in PLURAL_FIELDS:
+        problem = PLURAL_PROBLEMS.get(problem, problem)
     if problem == UNKNOWN_FIELD:
         label = Message('the field "{name}"', name=path[-1])
         if path[:-1]:

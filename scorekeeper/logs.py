@@ -9,6 +9,13 @@ crafted URL cannot forge or split log lines. For example::
      "path": "/api/v1/games/q7RkZ2x0Tb6hJpWm9aLc1A/rounds", "status": 201, "duration_ms": 8.4}
 
 (on one line). ``SCOREKEEPER_REQUEST_LOG=off`` turns them off.
+
+What a library the app uses says of itself (Flask-Limiter: its counters' store
+went away, or came back) is a line of the same log, with an event of its own
+and the library's sentence::
+
+    {"ts": "...", "event": "rate_limits", "level": "warning",
+     "message": "Rate limit storage unreachable - falling back to in-memory storage"}
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -74,6 +82,38 @@ def request_line(method: str, path: str, status: int, duration_ms: float) -> str
         "duration_ms": round(duration_ms, 1),
     }
     return json.dumps(line, ensure_ascii=False)
+
+
+def event_line(event: str, level: str, message: str) -> str:
+    """A line of the log that is not a request's: what happened, how grave, in a sentence."""
+    line = {"ts": timestamp_now(), "event": event, "level": level, "message": message}
+    return json.dumps(line, ensure_ascii=False)
+
+
+class _IntoTheLog(logging.Handler):
+    """Writes a library's records into this log, each one line of its own ``event``."""
+
+    def __init__(self, event: str, leave_out: Callable[[logging.LogRecord], bool]) -> None:
+        super().__init__()
+        self.event = event
+        self.leave_out = leave_out
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not self.leave_out(record):
+            level = record.levelname.lower()
+            logger.log(record.levelno, event_line(self.event, level, record.getMessage()))
+
+
+def route_into_the_log(
+    name: str, event: str, leave_out: Callable[[logging.LogRecord], bool]
+) -> None:
+    """Write what the logger ``name`` says at INFO or above into this log, as ``event``, but the
+    records ``leave_out`` picks; once per process."""
+    _configure_logger()
+    library = logging.getLogger(name)
+    library.setLevel(logging.INFO)
+    if not any(isinstance(handler, _IntoTheLog) for handler in library.handlers):
+        library.addHandler(_IntoTheLog(event, leave_out))
 
 
 def register_request_log(app: Flask) -> None:

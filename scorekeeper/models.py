@@ -81,10 +81,14 @@ class Game(db.Model):  # type: ignore[name-defined]
     name: Mapped[str] = mapped_column(String(80), default="")
     options: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     first_dealer: Mapped[int] = mapped_column(Integer)
-    first_starter: Mapped[int] = mapped_column(Integer)
+    first_starter: Mapped[int | None] = mapped_column(Integer)
+    """Round 1's starter seat; ``None`` where no seat starts by rule (the holder of a card does)."""
     token_hash: Mapped[str] = mapped_column(String(64))
     state: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     version: Mapped[int] = mapped_column(Integer, default=1)
+    history_revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Raised when an existing history item is corrected or undone, never when one is added:
+    a phone holding another revision reads the whole history again."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -101,12 +105,18 @@ class Game(db.Model):  # type: ignore[name-defined]
         self.version += 1
         self.updated_at = utcnow()
 
+    def revise_history(self) -> None:
+        """Mark an existing history item changed (a correction or an undo)."""
+        self.history_revision += 1
+
 
 class Player(db.Model):  # type: ignore[name-defined]
     """A player in a seat of one game, with their figures in it for the table's standings.
 
     The figures mirror the game's running state (``Game.state``), so a table
-    sums them in one query however many games it has.
+    reads them in one query however many games it has: whether the player
+    won or was eliminated, and ``tallies``, the counts their game's ruleset
+    keeps (``Ruleset.tally_names``: rounds played, calls, tricks taken...).
     """
 
     __tablename__ = "players"
@@ -124,13 +134,8 @@ class Player(db.Model):  # type: ignore[name-defined]
     """Whether the player sat down during the game (else at its creation, in seat order of id)."""
     won: Mapped[bool] = mapped_column(Boolean, default=False)
     eliminated: Mapped[bool] = mapped_column(Boolean, default=False)
-    rounds_played: Mapped[int] = mapped_column(Integer, default=0)
-    calls: Mapped[int] = mapped_column(Integer, default=0)
-    calls_won: Mapped[int] = mapped_column(Integer, default=0)
-    halvings: Mapped[int] = mapped_column(Integer, default=0)
-    hand_total: Mapped[int] = mapped_column(Integer, default=0)
-    tricks_taken: Mapped[int] = mapped_column(Integer, default=0)
-    points_taken: Mapped[int] = mapped_column(Integer, default=0)
+    tallies: Mapped[dict[str, int]] = mapped_column(JSONDocument, default=dict)
+    """The ruleset's counts by name (``Ruleset.tallies_of``), kept up to date at a table."""
 
     game: Mapped[Game] = relationship(back_populates="players")
 

@@ -8,23 +8,21 @@ must not change.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .rules import (
+    EndResult,
     GameState,
-    JhyapPlayerResult,
-    JhyapRoundResult,
     NextRound,
     PlayerResult,
     RoundResult,
     Ruleset,
     SeatChangeResult,
     Standing,
-    TwentyTwoPlayerResult,
-    TwentyTwoRoundResult,
-    TwentyTwoState,
 )
+from .rules.state import lists
 
 if TYPE_CHECKING:  # the model's attributes only; serialising needs no database
     from .models import Game, Table
@@ -37,7 +35,7 @@ def timestamp(moment: datetime) -> str:
     return moment.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
 
 
-def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
+def game_body(game: Game, rules: Ruleset[Any, Any], state: GameState) -> dict[str, Any]:
     """The Game resource; its players are the rules' players, in seat order."""
     standing = standing_json(rules.standing(state))
     roster_ids = {player.id: player.roster_id for player in game.players}
@@ -56,13 +54,14 @@ def game_body(game: Game, rules: Ruleset, state: GameState) -> dict[str, Any]:
         "rounds_played": state.rounds_played,
         "next_round": standing["next_round"],
         "winners": standing["winners"],
+        "history_revision": game.history_revision,
         "created_at": timestamp(game.created_at),
         "updated_at": timestamp(game.updated_at),
     }
 
 
 def player_json(
-    rules: Ruleset, state: GameState, seat: int, roster_id: int | None
+    rules: Ruleset[Any, Any], state: GameState, seat: int, roster_id: int | None
 ) -> dict[str, Any]:
     """A player of the Game resource: who sits in ``seat`` (at a table, which roster player)."""
     player = rules.players[seat]
@@ -86,23 +85,35 @@ def round_body(result: dict[str, Any], created_at: datetime) -> dict[str, Any]:
 
 
 def round_json(result: RoundResult) -> dict[str, Any]:
-    """A scored round as stored and shown: the Round resource without ``created_at``."""
+    """A scored round as stored and shown: the Round resource without ``created_at``.
+
+    The ruleset's own fields (those its result class adds) come after the starter.
+    """
     head = {"number": result.number, "dealer": result.dealer, "starter": result.starter}
-    if isinstance(result, JhyapRoundResult):
-        own: dict[str, Any] = {
-            "caller": result.caller,
-            "caller_succeeded": result.caller_succeeded,
-        }
-    elif isinstance(result, TwentyTwoRoundResult):
-        own = {"takers": list(result.takers), "cards_each": result.cards_each}
-    else:
-        raise TypeError(f"no JSON form for {type(result).__name__}")
     return {
         **head,
-        **own,
+        **own_fields(result, RoundResult),
         "results": [player_result_json(row) for row in result.results],
         "game": standing_json(result.standing),
     }
+
+
+def own_fields(value: Any, base: type) -> dict[str, Any]:
+    """The fields a ruleset's result class adds to ``base``, in order, as JSON.
+
+    A field's ``metadata["json"]`` names it in JSON when its own name cannot (``pass``).
+    """
+    shared = {field.name for field in dataclasses.fields(base)}
+    return {
+        field.metadata.get("json", field.name): lists(getattr(value, field.name))
+        for field in dataclasses.fields(value)
+        if field.name not in shared
+    }
+
+
+def end_json(result: EndResult) -> dict[str, Any]:
+    """The end of a game by hand as stored and shown in the history, and the game after."""
+    return {"number": result.number, "end": True, "game": standing_json(result.standing)}
 
 
 def seat_change_json(result: SeatChangeResult) -> dict[str, Any]:
@@ -128,16 +139,9 @@ def seat_change_json(result: SeatChangeResult) -> dict[str, Any]:
 
 def player_result_json(row: PlayerResult) -> dict[str, Any]:
     """One player's line of a round, the ruleset's own fields after the player's id."""
-    own: dict[str, Any]
-    if isinstance(row, JhyapPlayerResult):
-        own = {"hand": row.hand, "cards": list(row.cards) if row.cards is not None else None}
-    elif isinstance(row, TwentyTwoPlayerResult):
-        own = {"card": row.card}
-    else:
-        raise TypeError(f"no JSON form for {type(row).__name__}")
     return {
         "player": row.player,
-        **own,
+        **own_fields(row, PlayerResult),
         "points": row.points,
         "score_before": row.score_before,
         "score_after": row.score_after,
@@ -156,22 +160,23 @@ def standing_json(standing: Standing) -> dict[str, Any]:
 
 
 def next_round_json(next_round: NextRound) -> dict[str, Any]:
-    """The coming round, leaving out what the ruleset does not use."""
-    values = {
+    """The coming round: number, dealer and starter, then what the ruleset says of it."""
+    head = {
         "number": next_round.number,
         "dealer": next_round.dealer,
         "starter": next_round.starter,
-        "cards_each": next_round.cards_each,
-        "pack": next_round.pack,
     }
-    return {name: value for name, value in values.items() if value is not None}
+    more = {
+        field.metadata.get("json", field.name): getattr(next_round, field.name)
+        for field in dataclasses.fields(next_round)
+        if field.name not in head
+    }
+    return {**head, **{name: value for name, value in more.items() if value is not None}}
 
 
 def player_extra_json(state: GameState, seat: int) -> dict[str, Any]:
-    """Ruleset-specific fields of a player in the Game resource: a Twenty Two score pile."""
-    if isinstance(state, TwentyTwoState):
-        return {"pile": list(state.piles[seat])}
-    return {}
+    """A ruleset's own fields of a player in the Game resource (a score pile, say)."""
+    return {name: lists(value) for name, value in state.player_fields(seat).items()}
 
 
 def table_body(

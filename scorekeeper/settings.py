@@ -26,6 +26,7 @@ def check_shared_rate_limits(config: Mapping[str, Any], workers: int) -> None:
     if workers > 1 and in_memory and is_on(config, "RATE_LIMITS"):
         raise RuntimeError(
             f"{workers} worker processes would each count the rate limits in their own memory, "
-            "letting a client through several times the limit. Run one worker (with threads), "
+            "letting a client through several times the limit. Run one worker (it serves many "
+            "connections at once), "
             "or share the counters: SCOREKEEPER_RATE_LIMIT_STORAGE_URI=redis://127.0.0.1:6379."
         )

@@ -9,6 +9,7 @@ module.
 
 from __future__ import annotations
 
+import copy
 import os
 import secrets
 from collections.abc import Callable, Iterator, Sequence
@@ -22,7 +23,7 @@ from flask import Flask, Response, request_finished
 from flask.testing import FlaskClient
 
 from scorekeeper.app import create_app
-from scorekeeper.extensions import db
+from scorekeeper.extensions import db, limiter
 from scorekeeper.language import message_translated
 from tests.live_server import LiveServer
 from tests.message_checks import message_problems, untranslated
@@ -73,7 +74,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
     ``live_server(name, start=True, database_url=None, **options)``: ``name`` names its folder
     (log) and schema; without ``database_url``, a SQLite file in that folder or a fresh schema on
-    the test server; ``options`` go to ``LiveServer`` (workers, threads, rate_limits, settings).
+    the test server; ``options`` go to ``LiveServer`` (workers, rate_limits, settings).
     A test that uses one must carry the ``server`` marker.
     """
     with ExitStack() as stack:
@@ -134,25 +135,31 @@ def check_error_messages(app: Flask) -> list[str]:
 
     request_finished.connect(check, app, weak=False)
     message_translated.connect(translated, app, weak=False)
+    _wording_checks[app] = (check, translated)
     return found
 
 
-@contextmanager
-def app_on_empty_database(database_url: str, **config: Any) -> Iterator[Flask]:
-    """An app with ``config`` (rate limits off unless given) on a freshly created schema.
+_wording_checks: dict[Flask, tuple[Callable[..., None], Callable[..., None]]] = {}
 
-    Every error it answers must be worded as ``tests/message_checks.py`` asks.
-    """
+
+def stop_checking_error_messages(app: Flask) -> None:
+    """Disconnect what ``check_error_messages`` connected to ``app``."""
+    check, translated = _wording_checks.pop(app)
+    request_finished.disconnect(check, app)
+    message_translated.disconnect(translated, app)
+
+
+@contextmanager
+def new_app(database_url: str, **config: Any) -> Iterator[Flask]:
+    """An app with ``config`` (rate limits off unless given) on a freshly created schema."""
     app = create_app(
         {"TESTING": True, "DATABASE_URL": database_url, "RATE_LIMITS": "off", **config}
     )
     with app.app_context():
         db.drop_all()
         db.create_all()
-    badly_worded = check_error_messages(app)
     try:
         yield app
-        assert not badly_worded, "Badly worded error messages:\n" + "\n".join(badly_worded)
     finally:
         with app.app_context():
             db.session.remove()
@@ -161,12 +168,70 @@ def app_on_empty_database(database_url: str, **config: Any) -> Iterator[Flask]:
             db.engine.dispose()
 
 
-@pytest.fixture
-def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
-    """The app on an empty database."""
-    with app_on_empty_database(database_url) as app:
-        app.instance_path = str(tmp_path)
+@contextmanager
+def worded_errors_only(app: Flask) -> Iterator[None]:
+    """Fail unless every error ``app`` answers in the block is worded as
+    ``tests/message_checks.py`` asks."""
+    badly_worded = check_error_messages(app)
+    try:
+        yield
+        assert not badly_worded, "Badly worded error messages:\n" + "\n".join(badly_worded)
+    finally:
+        stop_checking_error_messages(app)
+
+
+@contextmanager
+def app_on_empty_database(database_url: str, **config: Any) -> Iterator[Flask]:
+    """An app with ``config`` (rate limits off unless given) on a freshly created schema; every
+    error it answers must be worded as it should be."""
+    with new_app(database_url, **config) as app, worded_errors_only(app):
         yield app
+
+
+def empty_database(app: Flask) -> None:
+    """Delete every row of ``app``'s database; ids start again at 1."""
+    with app.app_context():
+        db.session.remove()
+        tables = db.metadata.sorted_tables
+        with db.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                names = ", ".join(f'"{table.name}"' for table in tables)
+                connection.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            else:  # SQLite numbers rows from the largest id left: none
+                for table in reversed(tables):
+                    connection.execute(table.delete())
+
+
+@pytest.fixture(scope="session")
+def shared_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    """One app (the default settings, rate limits off) for every test of this worker process that
+    needs no settings of its own, on a database of its own: building an app costs more than most
+    tests."""
+    with fresh_schema("app") as url:
+        database_url = url or f"sqlite:///{tmp_path_factory.mktemp('app') / 'scorekeeper.sqlite'}"
+        with new_app(database_url) as app:
+            yield app
+
+
+@pytest.fixture(scope="session")
+def shared_app_settings(shared_app: Flask) -> dict[str, Any]:
+    """The shared app's settings as it was built."""
+    return copy.deepcopy(dict(shared_app.config))
+
+
+@pytest.fixture
+def app(shared_app: Flask, shared_app_settings: dict[str, Any], tmp_path: Any) -> Iterator[Flask]:
+    """The app on an empty database; every error it answers is worded as it should be."""
+    empty_database(shared_app)
+    # A test may change the app's settings (rate limits on, say): each starts from them as built.
+    shared_app.config.clear()
+    shared_app.config.update(copy.deepcopy(shared_app_settings))
+    shared_app.instance_path = str(tmp_path)
+    # The process has one Limiter, which counts for the app bound to it last: a test before this
+    # one may have bound an app of its own (with limits on).
+    limiter.init_app(shared_app)
+    with worded_errors_only(shared_app):
+        yield shared_app
 
 
 @contextmanager

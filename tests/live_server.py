@@ -59,7 +59,6 @@ class LiveServer:
         folder: Path,
         *,
         workers: int = 1,
-        threads: int = 8,
         rate_limits: bool = False,
         settings: Mapping[str, str | None] | None = None,
         ready_timeout: float = 30,
@@ -67,7 +66,6 @@ class LiveServer:
         self.database_url = database_url
         self.log_path = folder / "server.log"
         self.workers = workers
-        self.threads = threads
         self.ready_timeout = ready_timeout
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -100,8 +98,6 @@ class LiveServer:
             str(self.port),
             "--workers",
             str(self.workers),
-            "--threads",
-            str(self.threads),
         ]
 
     @property

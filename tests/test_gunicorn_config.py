@@ -1,13 +1,16 @@
 """The production gunicorn settings: several workers are recycled now and then, a lone one never;
-a worker may open a file for each of its connections; the preloaded app is frozen before fork."""
+a worker may open a file for each of its connections and serves them on an event loop; the app a
+worker loads is frozen once loaded."""
 
 from __future__ import annotations
 
 import gc
+import os
 import resource
 import subprocess
 import sys
 from types import SimpleNamespace
+from unittest import mock
 
 import pytest
 from gunicorn.config import Config
@@ -20,11 +23,11 @@ def starting(workers: int, storage: str = "memory://", warnings: list[str] | Non
     cfg = Config()
     cfg.set("workers", workers)
     cfg.set("max_requests", gunicorn_config.max_requests)
-    config = {"RATE_LIMIT_STORAGE_URI": storage, "RATE_LIMITS": "on"}
-    app = SimpleNamespace(wsgi=lambda: SimpleNamespace(config=config))
+    settings = {"SCOREKEEPER_RATE_LIMIT_STORAGE_URI": storage, "SCOREKEEPER_RATE_LIMITS": "on"}
     said = warnings if warnings is not None else []
     log = SimpleNamespace(warning=lambda text, *args: said.append(text % args))
-    gunicorn_config.on_starting(SimpleNamespace(cfg=cfg, app=app, log=log))
+    with mock.patch.dict(os.environ, settings):  # read as the app reads them, not from the app
+        gunicorn_config.on_starting(SimpleNamespace(cfg=cfg, log=log))
     return cfg
 
 
@@ -80,13 +83,21 @@ def test_too_few_files_for_the_connections_is_said_at_start(monkeypatch) -> None
     assert "ulimit -Hn" in warnings[0]
 
 
-def test_the_app_loaded_before_fork_is_kept_off_the_workers_collections() -> None:
+def test_the_app_a_worker_loaded_is_kept_off_its_collections() -> None:
     gc.unfreeze()
     try:
-        gunicorn_config.pre_fork(None, None)
+        worker = SimpleNamespace(wsgi=SimpleNamespace(), alive=False)  # an app without a database
+        gunicorn_config.post_worker_init(worker)
         assert gc.get_freeze_count() > 10_000  # the app, its libraries and their modules
     finally:
         gc.unfreeze()
+
+
+def test_a_worker_serves_its_connections_on_gevent_and_imports_the_app_itself() -> None:
+    assert gunicorn_config.worker_class == "gevent"
+    assert gunicorn_config.preload_app is False  # imported before gevent's patching, it would
+    # keep locks that block the whole worker
+    assert 0 < gunicorn_config.keepalive <= 10  # a request's head has this long to arrive
 
 
 def test_a_system_cap_that_refuses_the_raise_is_said_not_raised(monkeypatch) -> None:
@@ -98,3 +109,40 @@ def test_a_system_cap_that_refuses_the_raise_is_said_not_raised(monkeypatch) -> 
         pytest.skip("this process may open any number of files")
     monkeypatch.setattr(gunicorn_config.resource, "setrlimit", refuse)
     assert not gunicorn_config.allow_open_files(soft + 1)
+
+
+def test_the_master_imports_nothing_that_waits_for_the_database() -> None:
+    # Imported before gevent patches a worker, psycopg would wait for PostgreSQL without letting
+    # the worker's other connections run (it picks how it waits as it is imported).
+    script = (
+        "import sys, scorekeeper.gunicorn_config\n"
+        "waits = {'psycopg', 'sqlalchemy', 'redis', 'scorekeeper.extensions'}\n"
+        "print(sorted(waits & set(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stderr
+
+
+def served_today() -> str:
+    """SECURITY.md's section on how the service is served today."""
+    from scorekeeper import PROJECT_ROOT
+
+    text = (PROJECT_ROOT / "SECURITY.md").read_text()
+    start = text.index("## How it is served today")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end > 0 else None]
+
+
+def test_security_md_says_how_the_service_is_served_today() -> None:
+    from scorekeeper import PROJECT_ROOT, deadlines
+
+    section = served_today()
+    assert f"**{gunicorn_config.worker_class}** worker" in section
+    assert f"{gunicorn_config.timeout} s" in section
+    assert f"closed after {gunicorn_config.keepalive} s" in section
+    assert f"head has not arrived {gunicorn_config.keepalive} s" in section
+    assert f"body has\n  not arrived {deadlines.BODY_SECONDS:g} s" in section
+    assert f"{gunicorn_config.worker_connections:,}" in section
+    security = (PROJECT_ROOT / "SECURITY.md").read_text().lower()
+    assert "sync worker" not in security
+    assert "gthread" not in security

@@ -23,6 +23,7 @@ def stored_game(rules: Ruleset[Any]) -> Any:
         name="Friday",
         table_id=None,
         players=rows,
+        history_revision=0,
         created_at=moment,
         updated_at=moment,
     )

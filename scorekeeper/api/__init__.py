@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from flask_smorest import Api
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import BaseConverter
 
 from ..errors import handle_http_exception
-from .schemas import ErrorSchema, SeatChangeItemSchema
+from .schemas import EndItemSchema, ErrorSchema, SeatChangeItemSchema
 
 
 class ScorekeeperApi(Api):
@@ -46,12 +46,28 @@ api = ScorekeeperApi()
 api.register_converter(GameIdConverter, lambda converter: dict(GAME_ID_SCHEMA))
 
 
+def options_on_any_api_path() -> Response | None:
+    """``OPTIONS`` on an API path no route takes (a malformed id, say): ``204``, ``Allow:
+    OPTIONS``, no body (api.md says any API path answers it); routed paths answer by themselves."""
+    if (
+        request.method == "OPTIONS"
+        and request.path.startswith("/api/")
+        and isinstance(request.routing_exception, NotFound)
+    ):
+        response = Response(status=204, headers={"Allow": "OPTIONS"})
+        del response.headers["Content-Type"]
+        return response
+    return None
+
+
 def register_api(app: Flask) -> None:
     """Bind the API and its blueprint to ``app``."""
-    from . import table_views, views  # noqa: F401 - table_views adds its routes to views.blp
+    # table_views and events add their routes to views.blp
+    from . import events, table_views, views  # noqa: F401
     from .rulesets import RULESET_SCHEMAS
 
     app.url_map.converters["gameid"] = GameIdConverter
+    app.before_request(options_on_any_api_path)
     api.init_app(app)
     for kind in ("Round", "Entry", "RoundPost"):  # the order the spec has always listed them
         for schemas in RULESET_SCHEMAS.values():
@@ -62,6 +78,7 @@ def register_api(app: Flask) -> None:
             }
             api.spec.components.schema(f"{schemas.component}{kind}", schema=schema[kind])
     api.spec.components.schema("SeatChangeItem", schema=SeatChangeItemSchema)
+    api.spec.components.schema("EndItem", schema=EndItemSchema)
     api.spec.components.security_scheme(
         "bearerAuth",
         {
@@ -72,3 +89,4 @@ def register_api(app: Flask) -> None:
     )
     api.register_blueprint(views.blp)
     api.register_blueprint(views.spec_blp)
+    events.register_events(app)

@@ -16,21 +16,31 @@ View = TypeVar("View", bound=Callable[..., Any])
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 
+def presented_token() -> str | None:
+    """The token of the request's ``Authorization: Bearer``; ``None`` if none or malformed.
+
+    The scheme is read in any case, then one or more spaces (RFC 6750).
+    """
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not _TOKEN.fullmatch(token):
+        return None
+    return token
+
+
 def bearer_token(owner: str = "game") -> str:
     """The token this request carries; 401 if it carries none or a malformed one.
 
     ``owner`` is what the token opens, as the message names it (``game`` or ``table``).
     """
-    header = request.headers.get("Authorization")
     challenge = {"WWW-Authenticate": 'Bearer realm="scorekeeper"'}
-    if not header:
+    if not request.headers.get("Authorization"):
         raise Unauthorized(
             Message(f"This change needs the {owner}'s token: send Authorization: Bearer <token>."),
             headers=challenge,
         )
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not _TOKEN.fullmatch(token):
+    token = presented_token()
+    if token is None:
         raise Unauthorized(
             Message(f"The Authorization header must be Bearer followed by the {owner}'s token."),
             headers=challenge,

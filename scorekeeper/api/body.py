@@ -15,8 +15,14 @@ from ..errors import BadRequest, Invalid, UnsupportedMediaType
 from ..rules.words import Message
 
 MAX_JSON_DEPTH = 64
-IMPORT_MAX_BYTES = {"api.import_game": 8 * 1024 * 1024, "api.import_table": 32 * 1024 * 1024}
-"""Imports may be larger than other bodies: a game's whole history, or a table's."""
+IMPORT_MAX_BYTES = {
+    "api.import_game": 8 * 1024 * 1024,
+    "api.import_game_at_table": 8 * 1024 * 1024,
+    "api.import_table": 32 * 1024 * 1024,
+}
+"""Imports may be larger than other bodies: a game's whole history (8 MiB, also into a table),
+or a table's (32 MiB). README.md, SECURITY.md and docs/api.md say the same
+(tests/test_body_limits.py)."""
 TAKE_NO_BODY = frozenset({"api.rematch"})
 """POSTs whose body, if any, is not read."""
 METHODS_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})

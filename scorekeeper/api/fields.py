@@ -7,13 +7,15 @@ make one sentence ("The total of hand 2 must be a whole number.").
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields
 
 from ..errors import UNKNOWN_FIELD
-from ..names import normalise_name
+from ..names import joiners_inside, normalise_name, printable_name
 from ..rules.words import Message
+from ..times import parse_time
 
 COMMON_PROBLEMS = {
     "required": "Is missing.",
@@ -42,6 +44,27 @@ class Integer(fields.Integer):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
+
+
+class AddressCount(fields.Integer):
+    """A whole number of 0 or more written in the address: ASCII digits only, at most 10."""
+
+    default_error_messages = {  # noqa: RUF012 - marshmallow merges it per class
+        **COMMON_PROBLEMS,
+        "invalid": "Must be a whole number, 0 or more.",
+        "too_large": "Is too large a number.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**{**kwargs, "metadata": {"minimum": 0, **kwargs.get("metadata", {})}})
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        # str.isdigit alone takes other scripts' digits and int() takes "+1" and "1_0".
+        if not isinstance(value, str) or not value.isascii() or not value.isdigit():
+            raise self.make_error("invalid")
+        if len(value) > 10:
+            raise self.make_error("too_large")
+        return int(value)
 
 
 class String(fields.String):
@@ -90,8 +113,24 @@ class Nested(fields.Nested):
     }
 
 
+class Time(fields.DateTime):
+    """An RFC 3339 date-time with its zone (``2026-11-30T18:05:00Z``), read as a moment in UTC."""
+
+    default_error_messages = {  # noqa: RUF012 - marshmallow merges it per class
+        **COMMON_PROBLEMS,
+        "invalid": "Must be a time like 2026-11-30T18:05:00Z.",
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+        moment = parse_time(value)
+        if moment is None:
+            raise self.make_error("invalid")
+        return moment
+
+
 class Name(String):
-    """A name: trimmed, in NFC, of ``min_length`` to ``max_length`` printable characters."""
+    """A name: trimmed, in NFC, of ``min_length`` to ``max_length`` printable characters (and
+    joiners between them)."""
 
     def __init__(self, *, min_length: int = 0, max_length: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -112,6 +151,8 @@ class Name(String):
             raise ValidationError(
                 Message("Must be at most {max} characters long.", max=self.max_length)
             )
-        if not text.isprintable():
+        if not printable_name(text):
             raise ValidationError("Must use printable characters only.")
+        if not joiners_inside(text):
+            raise ValidationError("Must not begin or end with a zero-width joiner or non-joiner.")
         return text

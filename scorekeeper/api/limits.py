@@ -1,35 +1,60 @@
 """Rate limits: what each kind of write may spend, counted per game or per client address.
 
-Reads are never limited. ``X-RateLimit-*`` headers describe the limit the
-request spent: a request refused for its token spends the refused-token
-limit, any other the limit of its kind of write (Flask-Limiter's own headers
-would show the tightest limit that applies, whether spent or not).
+Reads are never limited. A request that carries the token of what it changes
+spends its game's round writes and is never refused for other requests'
+wrong tokens; any other request to an endpoint that takes a token spends,
+when it is refused, its client address's count of refused tokens.
+``X-RateLimit-*`` headers describe the limit the request spent (Flask-Limiter's
+own headers would show the tightest limit that applies, whether spent or not).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 
-from flask import Flask, Response, current_app, request
-from flask.logging import default_handler
+from flask import Flask, Response, current_app, g, request
+from sqlalchemy.exc import DBAPIError
 
-from ..extensions import limiter
+from ..domain import games, tables
+from ..extensions import db, limiter
+from ..logs import route_into_the_log
+from .auth import presented_token
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 TOKEN_FAILURES = "token-failures"
 
 
 def game_key() -> str:
-    """Round writes count per game and presented token (hashed, never kept as it is).
+    """Round writes count per game, whichever of its tokens (the game's, its table's) opened it."""
+    return str((request.view_args or {}).get("game_id", ""))
 
-    The table's phones share the game's token, so they share one count; a request
-    without it, however malformed, spends only a count of its own.
+
+def carries_the_right_token() -> bool:
+    """Whether the request's token opens the game or table it would change.
+
+    Read once per request (both limits ask), before the view and without a lock.
+    A database that does not answer makes it a no: the view then answers 503.
     """
-    game_id = (request.view_args or {}).get("game_id", "")
-    presented = hashlib.sha256(request.headers.get("Authorization", "").encode()).hexdigest()
-    return f"{game_id}:{presented[:32]}"
+    if "carries_the_right_token" not in g:
+        g.carries_the_right_token = _token_opens_target()
+    return bool(g.carries_the_right_token)
+
+
+def _token_opens_target() -> bool:
+    """Whether the presented token opens the game or table named in the path."""
+    token = presented_token()
+    arguments = request.view_args or {}
+    if token is None:
+        return False
+    try:
+        if "game_id" in arguments:
+            return games.token_opens_game(arguments["game_id"], token)
+        if "table_id" in arguments:
+            return tables.token_opens_table(arguments["table_id"], token)
+    except DBAPIError:  # not the counters' store failing: Flask-Limiter must not think it is
+        db.session.rollback()
+    return False
 
 
 def refused_for_token(response: Response) -> bool:
@@ -38,12 +63,16 @@ def refused_for_token(response: Response) -> bool:
 
 
 round_writes = limiter.shared_limit(
-    lambda: current_app.config["ROUND_WRITE_LIMIT"], scope="round-writes", key_func=game_key
+    lambda: current_app.config["ROUND_WRITE_LIMIT"],
+    scope="round-writes",
+    key_func=game_key,
+    exempt_when=lambda: not carries_the_right_token(),
 )
 token_failures = limiter.shared_limit(
     lambda: current_app.config["TOKEN_FAILURE_LIMIT"],
     scope=TOKEN_FAILURES,
     deduct_when=refused_for_token,
+    exempt_when=carries_the_right_token,
 )
 # Creating and importing both make a game: one count per client address for the two.
 game_creations = limiter.shared_limit(
@@ -75,13 +104,18 @@ def rate_limit_headers(response: Response) -> Response:
     return response
 
 
+def a_request_over_its_limit(record: logging.LogRecord) -> bool:
+    """Whether a Flask-Limiter record is its line for a request over a limit.
+
+    That request's own line already says ``429``, and this one would name the count's key.
+    """
+    return isinstance(record.msg, str) and record.msg.startswith("ratelimit ")
+
+
 def register_rate_limits(app: Flask) -> None:
     """Count the app's writes; the headers' hook first, so that it runs after the counting."""
     app.after_request(rate_limit_headers)
     limiter.init_app(app)
     # Flask-Limiter says when the shared counters' store goes and comes back on a logger whose
-    # only handler discards: the app's own handler writes it beside the app's warnings.
-    limiter_log = logging.getLogger("flask-limiter")
-    limiter_log.setLevel(logging.INFO)
-    if default_handler not in limiter_log.handlers:
-        limiter_log.addHandler(default_handler)
+    # only handler discards: those lines go into the app's JSON log.
+    route_into_the_log("flask-limiter", "rate_limits", leave_out=a_request_over_its_limit)

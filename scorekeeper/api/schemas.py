@@ -21,16 +21,30 @@ from ..domain.seats import SeatChange
 from ..errors import Invalid, validation_message
 from ..names import first_clash
 from ..rules import RULESETS
-from ..rules.words import Message, in_context
-from .fields import Boolean, Dict, Integer, List, Name, Nested, RequestSchema, String
-from .rulesets import RULESET_SCHEMAS, ruleset_of_entry
-from .rulesets.base import NextRoundSchema, StandingSchema
+from ..rules.words import Message, in_context, listed
+from .fields import AddressCount, Boolean, Dict, Integer, List, Name, Nested, RequestSchema, String
+from .rulesets import (
+    RULESET_SCHEMAS,
+    NextRoundSchema,
+    player_fields,
+    ruleset_of_entry,
+    rulesets_taking,
+)
+from .rulesets.base import StandingSchema, played_at_field
 
 NAME_LENGTH = 40
+MAX_STORED_NUMBER = 2**31 - 1  # the largest a database integer column holds
 GAME_NAME_LENGTH = 80
 
 
-RULESET_CHOICE = validate.OneOf(list(RULESETS), error=f"Must be {' or '.join(RULESETS)}.")
+class RulesetChoice(validate.OneOf):
+    """A ruleset's name, one of the registry's; the problem names them all in words."""
+
+    def _format_error(self, value: Any) -> str:
+        return Message("Must be {names}.", names=listed([str(c) for c in self.choices], "or"))
+
+
+RULESET_CHOICE = RulesetChoice(list(RULESETS))
 
 
 # Requests
@@ -57,7 +71,10 @@ class GameCreateSchema(RequestSchema):
     starter = Integer(
         allow_none=True,
         load_default=None,
-        metadata={"description": "Seat of round 1's starter (Jhyap only); random if absent."},
+        metadata={
+            "description": "Seat of round 1's starter, for a ruleset that lets the table "
+            "choose one (chooses_starter in GET /api/v1/rulesets); random if absent."
+        },
     )
     options = Dict(keys=String(), load_default=dict)
 
@@ -84,15 +101,22 @@ class PlayerRenameSchema(RequestSchema):
 
 
 class GamePatchSchema(RequestSchema):
-    """``PATCH /games/{id}``: rename the game or players."""
+    """``PATCH /games/{id}``: rename the game or players, or end the game."""
 
     name = Name(max_length=GAME_NAME_LENGTH)
     players = List(Nested(PlayerRenameSchema))
+    status = String(
+        validate=validate.Equal("finished", error="Can only be finished; undo the end to play on."),
+        metadata={
+            "description": "finished: the table ends the game, if its ruleset and options let "
+            "it (docs/rules.md); the end is an item of the history."
+        },
+    )
 
     @post_load
     def _change(self, data: dict[str, Any], **kwargs: Any) -> GameChange:
         names = {change["id"]: change["name"] for change in data.get("players", [])}
-        return GameChange(name=data.get("name"), player_names=names)
+        return GameChange(name=data.get("name"), player_names=names, finish="status" in data)
 
     @validates_schema
     def _each_player_once(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -105,16 +129,29 @@ class GamePatchSchema(RequestSchema):
 
 
 class EntryBodySchema(Schema):
-    """A round's entry, read by its ruleset's schema; the load says which ruleset it is for."""
+    """A round's entry, read by its ruleset's schema; the load says which ruleset it is for.
+
+    An entry whose fields several rulesets take (``{"hands": [...]}``) is read
+    once the game, and so its ruleset, is known: the load then gives only
+    ``read``, which the domain calls with the game's ruleset.
+    """
 
     def schema_for(self, ruleset: str) -> Schema:
         """The schema that reads an entry of ``ruleset``."""
         return RULESET_SCHEMAS[ruleset].entry
 
     def load(self, data: Any, **kwargs: Any) -> Any:
-        ruleset = ruleset_of_entry(data)
+        if len(rulesets_taking(data)) > 1:
+            return {"read": lambda game_ruleset: self.read(data, game_ruleset, **kwargs)}
+        return self.read(data, None, **kwargs)
+
+    def read(self, data: Any, game_ruleset: str | None, **kwargs: Any) -> dict[str, Any]:
+        """The body read as an entry for a game of ``game_ruleset`` (``None``: not known yet):
+        the ruleset it is written for, the round number the phone expects, and the entry."""
+        ruleset = ruleset_of_entry(data, game_ruleset)
         loaded = self.schema_for(ruleset).load(data, **kwargs)
-        return {"ruleset": ruleset, "number": loaded.pop("number", None), "entry": loaded}
+        number, played_at = loaded.pop("number", None), loaded.pop("played_at", None)
+        return {"ruleset": ruleset, "number": number, "played_at": played_at, "entry": loaded}
 
 
 class RoundPostBodySchema(EntryBodySchema):
@@ -148,6 +185,7 @@ class SeatChangeBodySchema(RequestSchema):
         load_default=None,
         metadata={"description": "The number this change should take; 409 if another took it."},
     )
+    played_at = played_at_field()
 
     @validates_schema
     def _join_or_leave(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -167,6 +205,7 @@ class SeatChangeBodySchema(RequestSchema):
             after=join.get("after"),
             leave=data.get("leave"),
             number=data["number"],
+            played_at=data.get("played_at"),
         )
 
 
@@ -184,25 +223,45 @@ class DryRunQuerySchema(RequestSchema):
     )
 
 
+class HistoryQuerySchema(RequestSchema):
+    """Query of ``GET .../rounds``, ignoring other parameters."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    after = AddressCount(
+        load_default=0,
+        metadata={
+            "description": "Only the history items numbered above this one (the last item the "
+            "client holds); an empty list when there are none."
+        },
+    )
+
+
 # Responses
 
 
-class PlayerSchema(Schema):
-    """A player and their standing."""
-
-    id = Integer(required=True)
-    name = String(required=True)
-    seat = Integer(required=True)
-    score = Integer(required=True)
-    eliminated = Boolean(required=True)
-    eliminated_in_round = Integer(required=True, allow_none=True)
-    left = Boolean(required=True, metadata={"description": "Left the game between rounds."})
-    roster_id = Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The table's roster player in this seat; null without a table."},
-    )
-    pile = List(String(), metadata={"description": "Twenty Two: cards kept."})
+PlayerSchema = Schema.from_dict(
+    {
+        "id": Integer(required=True),
+        "name": String(required=True),
+        "seat": Integer(required=True),
+        "score": Integer(required=True),
+        "eliminated": Boolean(required=True),
+        "eliminated_in_round": Integer(required=True, allow_none=True),
+        "left": Boolean(required=True, metadata={"description": "Left the game between rounds."}),
+        "roster_id": Integer(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "The table's roster player in this seat; null without a table."
+            },
+        ),
+        **player_fields(),
+    },
+    name="PlayerSchema",
+)
+"""A player and their standing, with what their game's ruleset adds."""
 
 
 class GameSchema(Schema):
@@ -220,6 +279,13 @@ class GameSchema(Schema):
     rounds_played = Integer(required=True)
     next_round = Nested(NextRoundSchema, required=True, allow_none=True)
     winners = List(Integer(), required=True)
+    history_revision = Integer(
+        required=True,
+        metadata={
+            "description": "Changes when an existing history item is corrected or undone (not "
+            "when one is added): a client holding another revision reads the history again."
+        },
+    )
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
 
@@ -261,6 +327,15 @@ class SeatChangeItemSchema(Schema):
     created_at = fields.DateTime(required=True)
 
 
+class EndItemSchema(Schema):
+    """The end of a game by hand, in the game's history, numbered with its rounds."""
+
+    number = Integer(required=True)
+    end = Boolean(required=True, metadata={"description": "Always true."})
+    game = Nested(StandingSchema, required=True)
+    created_at = fields.DateTime(required=True)
+
+
 class CreatedGameSchema(GameSchema):
     """The Game just created, with its write token (shown only once)."""
 
@@ -279,10 +354,10 @@ class ExportedRoundSchema(RequestSchema):
 
 
 class SetupSchema(RequestSchema):
-    """Seats of round 1's dealer and starter."""
+    """Seats of round 1's dealer and starter (null where no seat starts by rule)."""
 
     dealer = Integer(required=True)
-    starter = Integer(required=True)
+    starter = Integer(required=True, allow_none=True)
 
 
 class ExportedPlayerSchema(RequestSchema):
@@ -307,6 +382,13 @@ class ExportedGameSchema(RequestSchema):
     options = Dict(required=True)
     players = List(Nested(ExportedPlayerSchema), required=True)
     setup = Nested(SetupSchema, required=True)
+    history_revision = Integer(
+        load_default=0,  # an export made before games had one
+        validate=[
+            validate.Range(min=0, error="Must be a whole number, 0 or more."),
+            validate.Range(max=MAX_STORED_NUMBER, error="Is too large a number."),
+        ],
+    )
 
 
 class ExportedJoinSchema(RequestSchema):
@@ -345,6 +427,17 @@ def _seat_change(number: int, item: dict[str, Any]) -> dict[str, Any]:
             Message("Item {number} of the export is a malformed seat change.", number=number),
             code="invalid_import",
         ) from None
+
+
+def _exported_entry(item: dict[str, Any], entry_schema: Schema) -> Any:
+    """An exported history item's entry, checked: a round's by its ruleset's schema."""
+    if "seat_change" in item["round"]:
+        return item["entry"]
+    if item["round"].get("end"):
+        if item["entry"] != {"end": True}:
+            raise ValidationError("The end of a game has the entry {end: true}.")
+        return item["entry"]
+    return entry_schema.load(item["entry"])
 
 
 def export_format(name: str) -> String:
@@ -412,8 +505,7 @@ class ExportSchema(ExportDocumentSchema):
         rounds = []
         for number, item in enumerate(document["rounds"], start=1):
             try:
-                is_change = "seat_change" in item["round"]
-                entry = item["entry"] if is_change else entry_schema.load(item["entry"])
+                entry = _exported_entry(item, entry_schema)
             except ValidationError:
                 raise Invalid(
                     Message("Round {number} of the export has a malformed entry.", number=number),
@@ -424,10 +516,62 @@ class ExportSchema(ExportDocumentSchema):
         return ExportedGame(setup, ids, game, rounds, roster_ids)
 
 
+class RulesetSchema(Schema):
+    """A ruleset: its limits and options, and what a page needs to draw its entry and results."""
+
+    name = String(required=True)
+    title = String(required=True)
+    min_players = Integer(required=True)
+    max_players = Integer(required=True)
+    chooses_starter = Boolean(required=True)
+    options = Dict(
+        required=True,
+        metadata={"description": "Each option's description, default and allowed values."},
+    )
+    entry = Dict(
+        required=True,
+        metadata={
+            "description": "The entry's kind (caller_and_totals, one_card_each, "
+            "hearts_and_queen, points) and its bounds."
+        },
+    )
+    results = Dict(
+        required=True,
+        metadata={
+            "description": "column: the field each result adds (hand, card, taken), or null."
+        },
+    )
+    summary = String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The kind of a round's one-line summary (call, trick, moon)."},
+    )
+    starter = String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "How the next round's starter is named (starts, leads), or null."},
+    )
+    next_round = List(String(), required=True, metadata={"description": "Its own fields shown."})
+    player = List(String(), required=True, metadata={"description": "Players' own fields shown."})
+    limit = String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The option whose value the totals are counted towards."},
+    )
+    figures = List(
+        Dict(),
+        required=True,
+        metadata={
+            "description": "Its figures in a table's standings, in order: name, the page's "
+            "words for it, and of (the figure it is a part of), if any."
+        },
+    )
+
+
 class RulesetsSchema(Schema):
     """Every ruleset with its player limits and options."""
 
-    rulesets = List(Dict(), required=True)
+    rulesets = List(Nested(RulesetSchema), required=True)
 
 
 class HealthSchema(Schema):

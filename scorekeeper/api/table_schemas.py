@@ -160,8 +160,17 @@ StandingSchema = Schema.from_dict(
     {
         "player": Integer(required=True, metadata={"description": "The roster player's id."}),
         "name": String(required=True),
-        "games_played": Integer(required=True),
+        "games_played": Integer(
+            required=True, metadata={"description": "Finished games they played a round in."}
+        ),
         "games_won": Integer(required=True),
+        "average_place": fields.Float(
+            required=True,
+            allow_none=True,
+            metadata={
+                "description": "Mean final place over those games (2 decimals); null before any."
+            },
+        ),
         **{
             name: Dict(metadata={"description": f"Figures over the {rules.title} games played."})
             for name, rules in RULESETS.items()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from flask import Response, url_for
 
-from ..domain import table_history, tables
+from ..domain import history, table_history, tables
 from . import links
 from .auth import bearer_token, token_first
 from .limits import game_creations, token_failures
-from .schemas import CreatedGameSchema
+from .schemas import CreatedGameSchema, ExportSchema
 from .table_schemas import (
     CreatedTableSchema,
     TableCreateSchema,
@@ -19,13 +19,13 @@ from .table_schemas import (
 )
 from .views import (
     BEARER,
-    IDEMPOTENCY_KEY_PARAMETER,
+    CREATION_KEY_PARAMETER,
     LOCATION,
     NO_CONTENT,
     answer,
     blp,
     created,
-    key_and_fingerprint,
+    creation_key_and_fingerprint,
     with_etag,
 )
 
@@ -33,12 +33,12 @@ from .views import (
 @blp.route("/tables", methods=["POST"])
 @game_creations
 @blp.arguments(TableCreateSchema)
-@blp.doc(parameters=[IDEMPOTENCY_KEY_PARAMETER])
+@blp.doc(parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedTableSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_TABLE}})
 def create_table(setup: tables.TableSetup) -> Response:
     """Create a table of friends."""
-    key, fingerprint = key_and_fingerprint()
+    key, fingerprint = creation_key_and_fingerprint()
     body, _ = tables.create_table(setup, idempotency_key=key, fingerprint=fingerprint)
     return created(body, url_for("api.get_table", table_id=body["id"]))
 
@@ -79,14 +79,31 @@ def delete_table(table_id: str) -> Response:
 @token_failures
 @token_first("table")
 @blp.arguments(TableGameCreateSchema)
-@blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY_PARAMETER])
+@blp.doc(security=BEARER, parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
 def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Response:
     """Create a game at the table, from roster players or new names."""
-    key, fingerprint = key_and_fingerprint()
+    key, fingerprint = creation_key_and_fingerprint()
     body, _ = tables.create_game_at_table(
         table_id, bearer_token("table"), setup, idempotency_key=key, fingerprint=fingerprint
+    )
+    return created(body, url_for("api.get_game", game_id=body["id"]))
+
+
+@blp.route("/tables/<gameid:table_id>/games/import", methods=["POST"])
+@game_creations
+@token_failures
+@token_first("table")
+@blp.arguments(ExportSchema)
+@blp.doc(security=BEARER, parameters=[CREATION_KEY_PARAMETER])
+@blp.response(201, CreatedGameSchema, headers=LOCATION)
+@blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
+def import_game_at_table(exported: history.ExportedGame, table_id: str) -> Response:
+    """Create a game at the table by replaying an export of one game."""
+    key, fingerprint = creation_key_and_fingerprint()
+    body, _ = table_history.import_game_at_table(
+        table_id, bearer_token("table"), exported, idempotency_key=key, fingerprint=fingerprint
     )
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
@@ -94,12 +111,12 @@ def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Respons
 @blp.route("/games/<gameid:game_id>/rematch", methods=["POST"])
 @game_creations
 @token_failures
-@blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY_PARAMETER])
+@blp.doc(security=BEARER, parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
 def rematch(game_id: str) -> Response:
     """Start a new game with the same players, seats, options and table."""
-    key, fingerprint = key_and_fingerprint()
+    key, fingerprint = creation_key_and_fingerprint()
     body, _ = tables.rematch(game_id, bearer_token(), idempotency_key=key, fingerprint=fingerprint)
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
@@ -119,11 +136,11 @@ def export_table(table_id: str) -> Response:
 @blp.route("/tables/import", methods=["POST"])
 @game_creations
 @blp.arguments(TableExportSchema)
-@blp.doc(parameters=[IDEMPOTENCY_KEY_PARAMETER])
+@blp.doc(parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedTableSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_TABLE}})
 def import_table(exported: table_history.ExportedTable) -> Response:
     """Create a table by replaying an export of one."""
-    key, fingerprint = key_and_fingerprint()
+    key, fingerprint = creation_key_and_fingerprint()
     body, _ = table_history.import_table(exported, idempotency_key=key, fingerprint=fingerprint)
     return created(body, url_for("api.get_table", table_id=body["id"]))

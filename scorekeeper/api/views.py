@@ -13,6 +13,7 @@ from ..domain import games, history, rounds, seats
 from ..errors import BadRequest
 from ..extensions import db
 from ..rules import RULESETS
+from ..rules.words import Message
 from ..serializers import game_body
 from . import links
 from .auth import bearer_token, token_first
@@ -29,6 +30,7 @@ from .schemas import (
     GamePatchSchema,
     GameSchema,
     HealthSchema,
+    HistoryQuerySchema,
     RoundPostBodySchema,
     RulesetsSchema,
     SeatChangeBodySchema,
@@ -41,6 +43,8 @@ blp.before_request(parse_json_body)
 # Printable ASCII but the comma: HTTP joins repeated header fields with commas, so a comma
 # can only mean that the request carried two keys.
 IDEMPOTENCY_KEY = re.compile(r"[\x20-\x2b\x2d-\x7e]{1,255}")
+CREATION_KEY_LENGTH = 22
+"""The shortest key of a creating request, which answers a token (128 bits, as base64url)."""
 ROUND_BODY = {
     "required": True,
     "content": {"application/json": {"schema": one_of("RoundPost")}},
@@ -51,22 +55,34 @@ ENTRY_BODY = {
 }
 ROUND_RESPONSE = one_of("Round")
 HISTORY_ITEM = {
-    "oneOf": [*ROUND_RESPONSE["oneOf"], {"$ref": "#/components/schemas/SeatChangeItem"}]
+    "oneOf": [
+        *ROUND_RESPONSE["oneOf"],
+        {"$ref": "#/components/schemas/SeatChangeItem"},
+        {"$ref": "#/components/schemas/EndItem"},
+    ]
 }
-"""A round, or a seat change: the items of a game's history."""
+"""A round, a seat change, or the end by hand: the items of a game's history."""
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 NO_CONTENT = {"204": {"description": "Done; no body."}}
+IDEMPOTENCY_KEY_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 255,
+    "pattern": "^[\\x20-\\x2b\\x2d-\\x7e]+$",
+}
 IDEMPOTENCY_KEY_PARAMETER = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
-    "schema": {
-        "type": "string",
-        "minLength": 1,
-        "maxLength": 255,
-        "pattern": "^[\\x20-\\x2b\\x2d-\\x7e]+$",
-    },
+    "schema": IDEMPOTENCY_KEY_SCHEMA,
     "description": "Resending with the same key and body replays the first answer.",
+}
+CREATION_KEY_PARAMETER = {
+    **IDEMPOTENCY_KEY_PARAMETER,
+    "schema": {**IDEMPOTENCY_KEY_SCHEMA, "minLength": CREATION_KEY_LENGTH},
+    "description": "Resending with the same key and body replays the first answer, the new "
+    f"token with it: at least {CREATION_KEY_LENGTH} random characters (128 bits or more), "
+    "never a counter or a name.",
 }
 DRY_RUN_PARAMETER = {
     "in": "query",
@@ -108,9 +124,22 @@ def idempotency_key() -> str | None:
     return key
 
 
-def key_and_fingerprint() -> tuple[str | None, str]:
-    """The request's ``Idempotency-Key`` and the fingerprint of its body."""
+def creation_key_and_fingerprint() -> tuple[str | None, str]:
+    """A creating request's ``Idempotency-Key`` and the fingerprint of its body.
+
+    A resend with the key answers the new token, and keys of creations are not tied to
+    a game: only a key no one else could guess keeps the token to the phone that chose it.
+    """
     key = idempotency_key()
+    if key is not None and len(key) < CREATION_KEY_LENGTH:
+        raise BadRequest(
+            Message(
+                "The Idempotency-Key of a request that creates a game or table must be at least "
+                "{length} random characters, since a resend with it answers the new token.",
+                length=CREATION_KEY_LENGTH,
+            ),
+            {"Idempotency-Key": [f"Give at least {CREATION_KEY_LENGTH} random characters."]},
+        )
     return key, rounds.request_hash(json_body()) if key is not None and request.data else ""
 
 
@@ -119,12 +148,14 @@ def with_etag(
 ) -> Response:
     """A resource read with its version as ETag; ``304`` if the phone already has that version.
 
-    A phone polling with the ETag it has is answered from the version alone.
+    A phone polling with the ETag it has is answered from the version alone: one statement,
+    no body, and no Content-Type (so none of an HTML page's headers either).
     """
     if request.if_none_match and request.if_none_match.contains_weak(
         etag := version()
     ):  # weak comparison (RFC 9110), and "*"
         response = Response(status=304)
+        del response.headers["Content-Type"]
     else:
         body, current = read()
         response = answer(body)
@@ -140,12 +171,12 @@ def with_etag(
 @blp.route("/games", methods=["POST"])
 @game_creations
 @blp.arguments(GameCreateSchema)
-@blp.doc(parameters=[IDEMPOTENCY_KEY_PARAMETER])
+@blp.doc(parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def create_game(setup: games.GameSetup) -> Response:
     """Create a game."""
-    key, fingerprint = key_and_fingerprint()
+    key, fingerprint = creation_key_and_fingerprint()
     body, _ = games.create_game(setup, idempotency_key=key, fingerprint=fingerprint)
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
@@ -155,10 +186,10 @@ def create_game(setup: games.GameSetup) -> Response:
 @blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
 def get_game(game_id: str) -> Response:
     """Read a game."""
-    return with_etag(lambda: str(games.game_version(game_id)), lambda: _read_game(game_id))
+    return with_etag(lambda: str(games.game_version(game_id)), lambda: game_answer(game_id))
 
 
-def _read_game(game_id: str) -> tuple[dict[str, Any], int]:
+def game_answer(game_id: str) -> tuple[dict[str, Any], int]:
     """The Game and its version."""
     bound = games.read_game(game_id)
     return game_body(bound.game, bound.rules, bound.state), bound.game.version
@@ -166,11 +197,12 @@ def _read_game(game_id: str) -> tuple[dict[str, Any], int]:
 
 @blp.route("/games/<gameid:game_id>", methods=["PATCH"])
 @token_failures
+@token_first()
 @blp.arguments(GamePatchSchema)
 @blp.response(200, GameSchema)
 @blp.doc(security=BEARER)
 def rename_game(change: games.GameChange, game_id: str) -> Response:
-    """Rename the game or its players."""
+    """Rename the game or its players, or end the game."""
     bound = games.rename_game(game_id, bearer_token(), change)
     return answer(game_body(bound.game, bound.rules, bound.state))
 
@@ -190,6 +222,7 @@ def delete_game(game_id: str) -> Response:
 @blp.route("/games/<gameid:game_id>/rounds", methods=["POST"])
 @round_writes
 @token_failures
+@token_first()
 @blp.arguments(RoundPostBodySchema)
 @blp.arguments(DryRunQuerySchema, location="query")
 @blp.doc(
@@ -211,9 +244,11 @@ def record_round(body: dict[str, Any], query: dict[str, Any], game_id: str) -> R
     recorded = rounds.record_round(
         game_id,
         token,
-        body["ruleset"],
-        body["entry"],
-        number=body["number"],
+        body.get("ruleset"),
+        body.get("entry"),
+        number=body.get("number"),
+        played_at=body.get("played_at"),
+        read_entry=body.get("read"),
         idempotency_key=key,
         fingerprint=rounds.request_hash(json_body()) if key is not None else "",
         dry_run=dry_run,
@@ -225,6 +260,7 @@ def record_round(body: dict[str, Any], query: dict[str, Any], game_id: str) -> R
 
 
 @blp.route("/games/<gameid:game_id>/rounds", methods=["GET"])
+@blp.arguments(HistoryQuerySchema, location="query")
 @blp.response(
     200,
     {
@@ -233,9 +269,9 @@ def record_round(body: dict[str, Any], query: dict[str, Any], game_id: str) -> R
         "required": ["rounds"],
     },
 )
-def list_rounds(game_id: str) -> Response:
+def list_rounds(query: dict[str, Any], game_id: str) -> Response:
     """List the game's history: its rounds and seat changes, in number order."""
-    return answer({"rounds": rounds.list_rounds(game_id)})
+    return answer({"rounds": rounds.list_rounds(game_id, after=query["after"])})
 
 
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["GET"])
@@ -248,6 +284,7 @@ def get_round(game_id: str, number: int) -> Response:
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["PUT"])
 @round_writes
 @token_failures
+@token_first()
 @blp.arguments(EntryBodySchema)
 @blp.arguments(DryRunQuerySchema, location="query")
 @blp.doc(security=BEARER, requestBody=ENTRY_BODY)
@@ -257,7 +294,13 @@ def correct_round(
 ) -> Response:
     """Correct a round and score every later round again."""
     corrected = rounds.correct_round(
-        game_id, bearer_token(), number, body["ruleset"], body["entry"], dry_run=query["dry_run"]
+        game_id,
+        bearer_token(),
+        number,
+        body.get("ruleset"),
+        body.get("entry"),
+        read_entry=body.get("read"),
+        dry_run=query["dry_run"],
     )
     return answer(corrected)
 
@@ -295,7 +338,7 @@ def change_seats(change: seats.SeatChange, query: dict[str, Any], game_id: str) 
         game_id,
         bearer_token(),
         change,
-        {name: value for name, value in body.items() if name != "number"},
+        {name: value for name, value in body.items() if name not in ("number", "played_at")},
         idempotency_key=key,
         fingerprint=rounds.request_hash(body) if key is not None else "",
         dry_run=dry_run,
@@ -322,12 +365,12 @@ def export_game(game_id: str) -> Response:
 @blp.route("/games/import", methods=["POST"])
 @game_creations
 @blp.arguments(ExportSchema)
-@blp.doc(parameters=[IDEMPOTENCY_KEY_PARAMETER])
+@blp.doc(parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def import_game(exported: history.ExportedGame) -> Response:
     """Create a game by replaying an export."""
-    key, fingerprint = key_and_fingerprint()
+    key, fingerprint = creation_key_and_fingerprint()
     body, _ = history.import_game(exported, idempotency_key=key, fingerprint=fingerprint)
     return created(body, url_for("api.get_game", game_id=body["id"]))
 

@@ -67,5 +67,13 @@ class InvalidSeating(DomainError):
     """Players for a game at a table that the table's roster cannot seat."""
 
 
+class PlayedAtOutOfRange(DomainError):
+    """A ``played_at`` before the item before it, or too far ahead of the server's clock."""
+
+
+class GameFull(DomainError):
+    """A round or seat change past the longest history a game keeps."""
+
+
 class NotARound(DomainError):
     """A correction of a history item that is a seat change."""

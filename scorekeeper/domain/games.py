@@ -5,22 +5,23 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
 
 from ..extensions import db
-from ..models import Game, Player, Table, utcnow
+from ..models import Game, Player, Round, Table, utcnow
 from ..names import first_clash
 from ..rules import GameState, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
 from ..rules.words import Message
 from ..security import hash_token, new_game_id, new_token, token_matches
-from ..serializers import game_body
-from .errors import GameNotFound, InvalidChange, WrongToken
+from ..serializers import end_json, game_body, timestamp
+from ..times import in_utc
+from .errors import GameFull, GameNotFound, InvalidChange, PlayedAtOutOfRange, WrongToken
 from .replays import create_once
-from .storage import find_game, stored_version, touch_table, writing
+from .storage import changed, find_game, stored_version, touch_table, writing
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,21 @@ class GameSetup:
 
 @dataclass(frozen=True)
 class GameChange:
-    """A rename of the game or of some of its players (by player id)."""
+    """A rename of the game or of some of its players (by player id), or its end by hand."""
 
     name: str | None = None
     player_names: Mapping[int, str] = field(default_factory=dict)
+    finish: bool = False
+    """Whether the table ends the game (a ruleset that lets it: the winners are worked out)."""
+
+
+END_ENTRY = {"end": True}
+"""The entry of the history item that ends a game by hand."""
+
+
+def is_end(result: Mapping[str, Any]) -> bool:
+    """Whether a stored history item is the end of the game by hand."""
+    return bool(result.get("end"))
 
 
 @dataclass
@@ -76,8 +88,94 @@ class BoundGame:
         self.rules = rules or self.rules
         self.game.state = state.to_dict()
         self.game.touch()
+        changed("game", self.game.id)
         keep_figures(self.game, self.rules, state)
         touch_table(self.game.table_id)
+
+    def end(self) -> None:
+        """The table ends the game by hand: an item of its history, the winners worked out."""
+        ended = self.rules.end(self.state)
+        now = utcnow()
+        db.session.add(
+            Round(
+                game_id=self.game.id,
+                number=ended.result.number,
+                entry=dict(END_ENTRY),
+                result=end_json(ended.result),
+                state_after=ended.state.to_dict(),
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        self.keep_state(ended.state)
+
+
+MAX_HISTORY_ITEMS = 10_000
+"""The most rounds and seat changes a game keeps (api.md, "How long a game can be")."""
+
+
+def check_room(state: GameState) -> None:
+    """A ``GameFull`` if the game's history already holds ``MAX_HISTORY_ITEMS`` items."""
+    if state.last_number >= MAX_HISTORY_ITEMS:
+        raise GameFull(
+            Message(
+                "This game already holds {limit} rounds and seat changes, the most a game keeps; "
+                "start a new game to play on.",
+                limit=f"{MAX_HISTORY_ITEMS:,}",
+            )
+        )
+
+
+PLAYED_AT_AHEAD = timedelta(minutes=1)
+"""How far ahead of the server's clock a phone's ``played_at`` may be (its clock a little fast)."""
+
+
+def when_played(bound: BoundGame, played_at: datetime | None) -> datetime:
+    """When the next history item was played: ``played_at`` as the phone sent it, else now.
+
+    It must not be before the item before it (the first: before the game was created), as
+    the history shows them, to the second; nor more than a minute ahead, and a time ahead
+    (a phone's clock a little fast) is taken as now.
+    """
+    now = utcnow()
+    if played_at is None:
+        return now
+    if played_at > now + PLAYED_AT_AHEAD:
+        raise PlayedAtOutOfRange(
+            Message(
+                "This was played at {played_at} by the phone's clock, more than a minute from "
+                "now; check the phone's clock.",
+                played_at=timestamp(played_at),
+            ),
+            {"played_at": ["More than a minute ahead of the server's clock."]},
+        )
+    last = bound.state.last_number
+    previous = bound.game.created_at
+    if last:
+        previous = db.session.scalars(
+            select(Round.created_at).where(Round.game_id == bound.game.id, Round.number == last)
+        ).one()
+    previous = in_utc(previous)
+    if played_at < previous.replace(microsecond=0):
+        earlier = (
+            Message("before the game was created ({previous})", previous=timestamp(previous))
+            if last == 0
+            else Message(
+                "before item {number} of the game's history ({previous})",
+                number=last,
+                previous=timestamp(previous),
+            )
+        )
+        raise PlayedAtOutOfRange(
+            Message(
+                "This was played at {played_at} by the phone's clock, {earlier}; send the "
+                "rounds in the order they were played, or check the phone's clock.",
+                played_at=timestamp(played_at),
+                earlier=earlier,
+            ),
+            {"played_at": ["Before the item before it."]},
+        )
+    return min(played_at, now)
 
 
 def bind_rules(game: Game, seating: Sequence[int] | None) -> Ruleset:
@@ -114,7 +212,7 @@ def keep_figures(game: Game, rules: Ruleset, state: GameState) -> None:
             "id": seated.id,
             "won": seat in winners,
             "eliminated": state.eliminated_in_round[seat] is not None,
-            **rules.tallies_of(state, seat),
+            "tallies": rules.tallies_of(state, seat),
         }
         for seat, seated in enumerate(rules.players)
     ]
@@ -137,16 +235,31 @@ def game_version(game_id: str) -> int:
 def open_game(game_id: str, token: str) -> BoundGame:
     """Lock a game for this unit of work, once ``token`` is shown to be its own or its table's."""
     game = find_game(game_id, lock=True)
-    if not token_matches(token, game.token_hash) and not _is_table_token(game, token):
-        raise WrongToken("That token does not open this game.")
+    check_token(game, token)
     return BoundGame.of(game)
 
 
-def _is_table_token(game: Game, token: str) -> bool:
-    """Whether ``token`` is the token of the table ``game`` is played at."""
-    if game.table_id is None:
+def check_token(game: Game, token: str) -> None:
+    """A ``WrongToken`` unless ``token`` is the game's own or its table's."""
+    if not _opens(game.token_hash, game.table_id, token):
+        raise WrongToken("That token does not open this game.")
+
+
+def token_opens_game(game_id: str, token: str) -> bool:
+    """Whether ``token`` is the game's own or its table's (read without a lock; no game: no)."""
+    row = db.session.execute(
+        select(Game.token_hash, Game.table_id).where(Game.id == game_id)
+    ).first()
+    return row is not None and _opens(row.token_hash, row.table_id, token)
+
+
+def _opens(game_token_hash: str, table_id: str | None, token: str) -> bool:
+    """Whether ``token`` hashes to the game's token or to that of its table, if it has one."""
+    if token_matches(token, game_token_hash):
+        return True
+    if table_id is None:
         return False
-    table_hash = db.session.scalar(select(Table.token_hash).where(Table.id == game.table_id))
+    table_hash = db.session.scalar(select(Table.token_hash).where(Table.id == table_id))
     return table_hash is not None and token_matches(token, table_hash)
 
 
@@ -197,6 +310,7 @@ def add_game(
         token_hash=hash_token(token),
         state=state.to_dict(),
         version=1,
+        history_revision=0,
         created_at=created_at or now,
         updated_at=updated_at or now,
         table_id=table_id,
@@ -217,7 +331,7 @@ def add_game(
 
 
 def rename_game(game_id: str, token: str, change: GameChange) -> BoundGame:
-    """Rename the game or its players; a rename to the same names changes nothing."""
+    """Rename the game or its players, or end it; a change to what already is changes nothing."""
     with writing():
         bound = open_game(game_id, token)
         players = {player.id: player for player in bound.game.players}
@@ -233,7 +347,10 @@ def rename_game(game_id: str, token: str, change: GameChange) -> BoundGame:
             for player_id, name in names.items():
                 players[player_id].name = name
             bound.game.touch()  # only a real change: watching phones keep their ETag
+            changed("game", bound.game.id)
             touch_table(bound.game.table_id)
+        if change.finish and not bound.state.finished:
+            bound.end()
     return BoundGame.of(bound.game)
 
 
@@ -269,4 +386,5 @@ def delete_game(game_id: str, token: str) -> None:
     with writing():
         game = open_game(game_id, token).game
         touch_table(game.table_id)
+        changed("game", game.id)
         db.session.delete(game)

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import insert, select
 
 from ..extensions import db
 from ..models import Player, Round, utcnow
-from ..rules import GameState, RuleError, Ruleset, get_ruleset
+from ..rules import RULESETS, GameState, RuleError, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
+from ..rules.base import ID_FIELDS as SHARED_ID_FIELDS
 from ..rules.words import Message, in_context
 from ..serializers import (
+    end_json,
     game_body,
     round_body,
     round_json,
@@ -22,23 +24,28 @@ from ..serializers import (
     standing_json,
     timestamp,
 )
+from ..times import parse_time
 from .errors import InvalidImport
 from .games import (
+    MAX_HISTORY_ITEMS,
     BoundGame,
     GameSetup,
     add_game,
     created_game_body,
     find_game,
+    is_end,
     keep_figures,
     state_of,
 )
+from .giving_way import give_way
 from .replays import create_once
 from .seats import is_seat_change
 from .storage import reading_one_snapshot
 
 EXPORT_FORMAT = "scorekeeper.game"
 EXPORT_VERSION = 1
-ID_FIELDS = frozenset({"player", "dealer", "starter", "caller", "takers", "winners", "after"})
+ID_FIELDS = SHARED_ID_FIELDS.union(*(rules.id_fields for rules in RULESETS.values()))
+"""The fields of a stored history item whose values are player ids, in any ruleset."""
 GAME_FIELD_WORDS = {
     "status": "status does",
     "winners": "winners do",
@@ -95,8 +102,13 @@ class ExportedRound:
 
     @property
     def is_seat_change(self) -> bool:
-        """Whether the item is a seat change (else a round)."""
+        """Whether the item is a seat change (else a round or the end)."""
         return is_seat_change(self.round)
+
+    @property
+    def is_end(self) -> bool:
+        """Whether the item is the end of the game by hand (else a round or a seat change)."""
+        return is_end(self.round)
 
 
 @dataclass(frozen=True)
@@ -156,6 +168,14 @@ class ReplayedGame:
 
 def replay_export(exported: ExportedGame) -> ReplayedGame:
     """Replay an export and check it against itself; an ``InvalidImport`` if anything differs."""
+    if len(exported.rounds) > MAX_HISTORY_ITEMS:
+        raise InvalidImport(
+            Message(
+                "The export holds {count} rounds and seat changes; a game keeps at most {limit}.",
+                count=f"{len(exported.rounds):,}",
+                limit=f"{MAX_HISTORY_ITEMS:,}",
+            )
+        )
     setup = exported.setup
     seated = zip(exported.player_ids, setup.players, strict=True)
     try:
@@ -171,7 +191,7 @@ def replay_export(exported: ExportedGame) -> ReplayedGame:
     created_at = _time(exported.game.get("created_at"), Message("The export's game"))
     updated_at = _time(exported.game.get("updated_at"), Message("The export's game"), "updated_at")
     replayed = _replay(rules, first_state, exported)
-    _check_times_in_order(created_at, replayed)
+    _check_times_in_order(created_at, updated_at, replayed)
     return ReplayedGame(exported, created_at, updated_at, replayed)
 
 
@@ -194,6 +214,8 @@ def add_replayed(
         table_id=table_id,
         roster_ids=[roster_ids.get(i) for i in exported.player_ids] if table_id else (),
     )
+    # The history as it was exported, revision too: an export of the new game shows the same.
+    bound.game.history_revision = exported.game.get("history_revision", 0)
     _store(bound, exported.player_ids, replayed.items, roster_ids)
     return bound, token
 
@@ -202,6 +224,7 @@ def _replay(rules: Ruleset, state: GameState, exported: ExportedGame) -> list[_R
     """Replay the export's history, checking each item and the final standing against it."""
     replayed = []
     for expected, item in enumerate(exported.rounds, start=1):
+        give_way(expected)
         where = Message("Round {number} of the export", number=expected)
         if item.number != expected:
             raise InvalidImport(
@@ -219,6 +242,10 @@ def _replay(rules: Ruleset, state: GameState, exported: ExportedGame) -> list[_R
                 else:
                     moved = rules.leave(state, change["leave"]["player"])
                 rules, state, result = moved.rules, moved.state, seat_change_json(moved.result)
+            elif item.is_end:
+                where = Message("Item {number} of the export", number=expected)
+                ended = rules.end(state)
+                state, result = ended.state, end_json(ended.result)
             else:
                 played = rules.play(state, rules.parse_entry(item.entry))
                 state, result = played.state, round_json(played.result)
@@ -239,27 +266,39 @@ def _replay(rules: Ruleset, state: GameState, exported: ExportedGame) -> list[_R
     return replayed
 
 
+IMPORT_AHEAD = timedelta(days=1)
+"""How far ahead of the server's clock an export's times may be (clocks and zones gone wrong)."""
+
+
 def _time(value: Any, where: Message, field_name: str = "created_at") -> datetime | None:
-    """An export's time in UTC; ``None`` if the export has none."""
+    """An export's time in UTC (RFC 3339, exactly); ``None`` if the export has none."""
     if value is None:
         return None
-    try:
-        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
-        if moment is not None and moment.tzinfo is not None:
-            return moment.astimezone(UTC)
-    except (ValueError, OverflowError):  # not a time, or out of range once in UTC
-        pass
-    raise InvalidImport(
-        Message(
-            "{where} has a {field} that is not a time like 2026-11-30T18:05:00Z.",
-            where=where,
-            field=field_name,
+    moment = parse_time(value)
+    if moment is None:
+        raise InvalidImport(
+            Message(
+                "{where} has a {field} that is not a time like 2026-11-30T18:05:00Z.",
+                where=where,
+                field=field_name,
+            )
         )
-    )
+    if moment > utcnow() + IMPORT_AHEAD:
+        raise InvalidImport(
+            Message(
+                "{where} has a time, {field}, more than a day from now.",
+                where=where,
+                field=field_name,
+            )
+        )
+    return moment
 
 
-def _check_times_in_order(created_at: datetime | None, replayed: list[_Replayed]) -> None:
-    """Refuse rounds played before the game was created, or before the round before them."""
+def _check_times_in_order(
+    created_at: datetime | None, updated_at: datetime | None, replayed: list[_Replayed]
+) -> None:
+    """Refuse rounds played before the game was created, or before the round before them, and
+    a game last changed before it was created or before its last round was played."""
     previous, earlier = created_at, 0  # round 0: the game's creation
     for number, item in enumerate(replayed, start=1):
         if item.played_at is None:
@@ -272,9 +311,18 @@ def _check_times_in_order(created_at: datetime | None, replayed: list[_Replayed]
             )
             raise InvalidImport(Message(before, number=number, earlier=earlier))
         previous, earlier = item.played_at, number
+    if updated_at is not None and previous is not None and updated_at < previous:
+        before = (
+            "The export's game was last changed (its updated_at) before round {earlier} was played."
+            if earlier
+            else "The export's game was last changed (its updated_at) before it was created."
+        )
+        raise InvalidImport(Message(before, earlier=earlier))
 
 
-def _check_final_standing(rules: Ruleset, state: GameState, exported: ExportedGame) -> None:
+def _check_final_standing(
+    rules: Ruleset[Any, Any], state: GameState, exported: ExportedGame
+) -> None:
     """Refuse an export whose game does not stand as its replayed rounds leave it."""
     standing = standing_json(rules.standing(state))
     final = {"rounds_played": state.rounds_played, **standing}
@@ -345,8 +393,12 @@ def _store(
     keep_figures(bound.game, bound.rules, bound.state)
 
 
-def _entry_with_ids(rules: Ruleset, item: _Replayed, to_new: Mapping[int, int]) -> dict[str, Any]:
+def _entry_with_ids(
+    rules: Ruleset[Any, Any], item: _Replayed, to_new: Mapping[int, int]
+) -> dict[str, Any]:
     """An item's entry under the new player ids; a join is kept by the newcomer's name."""
+    if is_end(item.result):
+        return dict(item.entry)
     change = item.result.get("seat_change")
     if change is None:
         return rules.remap_entry(item.entry, to_new)

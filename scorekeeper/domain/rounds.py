@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import closing
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import IdempotencyKey, Round, utcnow
 from ..rules import GameState, RoundConflict, RuleError, Ruleset, get_ruleset
 from ..rules.words import Message, in_context
-from ..serializers import game_body, round_body, round_json, seat_change_json
+from ..serializers import end_json, game_body, round_body, round_json, seat_change_json
 from .errors import (
     GameOver,
     NotARound,
@@ -25,13 +27,27 @@ from .errors import (
     RoundTaken,
     WrongRuleset,
 )
-from .games import BoundGame, open_game, read_game, state_of
+from .games import (
+    BoundGame,
+    check_room,
+    check_token,
+    is_end,
+    open_game,
+    read_game,
+    state_of,
+    when_played,
+)
+from .giving_way import ITEMS_BETWEEN_TURNS, give_way
 from .replays import stored_answer
 from .seats import is_seat_change, joined_player, replay_seat_change
-from .storage import writing
+from .storage import reading_one_snapshot, rescore_items, rescored_item, writing
 
 MAX_ROUND_NUMBER = 2**31 - 1  # a larger number cannot be stored, so is never played
 RECORDED = 201  # what the first answer to a key was, as the idempotency table keeps it
+
+EntryReader = Callable[[str], Mapping[str, Any]]
+"""Reads a body the edge could not place by itself, for a game of the ruleset it is given: the
+``ruleset`` the entry is written for, the round ``number`` the phone expects, and the ``entry``."""
 
 
 @dataclass(frozen=True)
@@ -51,10 +67,12 @@ def request_hash(body: Any) -> str:
 def record_round(
     game_id: str,
     token: str,
-    ruleset: str,
-    entry: Mapping[str, Any],
+    ruleset: str | None,
+    entry: Mapping[str, Any] | None,
     *,
     number: int | None = None,
+    played_at: datetime | None = None,
+    read_entry: EntryReader | None = None,
     idempotency_key: str | None = None,
     fingerprint: str = "",
     dry_run: bool = False,
@@ -62,7 +80,9 @@ def record_round(
     """Score and store the next round; with a key already used, the first answer again.
 
     ``number``, when given, must be the next round's (else another phone took it);
-    ``fingerprint`` is the ``request_hash`` of the body the key came with.
+    ``played_at``, when the phone entered it (``when_played``); ``fingerprint`` is the
+    ``request_hash`` of the body the key came with. Without ``ruleset`` and ``entry``,
+    ``read_entry`` reads them (and the number and time) once the game's ruleset is known.
     """
     try:
         with writing(dry_run=dry_run):
@@ -71,8 +91,13 @@ def record_round(
                 stored = stored_answer(game_id, idempotency_key, fingerprint)
                 if stored is not None:
                     return RecordedRound(stored.number, stored.body)
+            if read_entry is not None:
+                read = read_entry(bound.rules.name)
+                ruleset, number, entry = read["ruleset"], read["number"], read["entry"]
+                played_at = read["played_at"]
+            assert ruleset is not None and entry is not None
             _check_ruleset(bound, ruleset)
-            recorded = _play_next(bound, entry, number, dry_run)
+            recorded = _play_next(bound, entry, number, played_at, dry_run)
             if idempotency_key is not None and not dry_run:
                 db.session.add(
                     IdempotencyKey(
@@ -92,12 +117,16 @@ def record_round(
 
 
 def _play_next(
-    bound: BoundGame, entry: Mapping[str, Any], number: int | None, dry_run: bool
+    bound: BoundGame,
+    entry: Mapping[str, Any],
+    number: int | None,
+    played_at: datetime | None,
+    dry_run: bool,
 ) -> RecordedRound:
     """Score the next round from ``entry`` and, unless a dry run, store it with the new state."""
-    if bound.state.finished:
-        raise GameOver("The game is over; undo or correct a round to change it.")
     expected = bound.state.last_number + 1
+    # A number already taken is said first, also when the round that took it ended the game:
+    # the phone then shows the two rounds side by side instead of only "the game is over".
     if number is not None and number != expected:
         raise RoundTaken(
             Message(
@@ -108,11 +137,14 @@ def _play_next(
             ),
             {"number": [f"The next round is {expected}."]},
         )
+    if bound.state.finished:
+        raise GameOver("The game is over; undo or correct a round to change it.")
+    check_room(bound.state)
     outcome = bound.rules.play(bound.state, bound.rules.parse_entry(entry))
     result = round_json(outcome.result)
+    played = when_played(bound, played_at)
     if dry_run:
         return RecordedRound(expected, {**result, "dry_run": True})
-    now = utcnow()
     db.session.add(
         Round(
             game_id=bound.game.id,
@@ -120,12 +152,12 @@ def _play_next(
             entry=dict(entry),
             result=result,
             state_after=outcome.state.to_dict(),
-            created_at=now,
-            updated_at=now,
+            created_at=played,
+            updated_at=utcnow(),
         )
     )
     bound.keep_state(outcome.state)
-    return RecordedRound(expected, round_body(result, now))
+    return RecordedRound(expected, round_body(result, played))
 
 
 def get_round(game_id: str, number: int) -> dict[str, Any]:
@@ -143,71 +175,175 @@ def get_round(game_id: str, number: int) -> dict[str, Any]:
     return round_body(round_.result, round_.created_at)
 
 
-def list_rounds(game_id: str) -> list[dict[str, Any]]:
-    """Every recorded round's body, in order."""
+def list_rounds(game_id: str, after: int = 0) -> list[dict[str, Any]]:
+    """The body of every history item numbered above ``after``, in order."""
     read_game(game_id)
+    if after >= MAX_ROUND_NUMBER:
+        return []  # no item is numbered above the largest number that can be stored
     rounds = db.session.scalars(
-        select(Round).where(Round.game_id == game_id).order_by(Round.number)
+        select(Round).where(Round.game_id == game_id, Round.number > after).order_by(Round.number)
     )
     return [round_body(round_.result, round_.created_at) for round_ in rounds]
+
+
+CORRECTION_ATTEMPTS = 3
+"""How often a correction is worked out again when the game changed while it was."""
+
+
+@dataclass(frozen=True)
+class _Correction:
+    """A correction worked out from a snapshot of the game, ready to be written."""
+
+    version: int
+    """The game's version the snapshot saw: the correction holds only if it is still that."""
+    rules: Ruleset
+    state: GameState
+    entry: dict[str, Any]
+    rows: list[dict[str, Any]]
+    """The items whose result or running state it changes, the corrected one first, as
+    ``rescore_items`` takes them."""
+    body: dict[str, Any]
+    """The corrected Round."""
+    dry_run_body: dict[str, Any]
 
 
 def correct_round(
     game_id: str,
     token: str,
     number: int,
-    ruleset: str,
-    entry: Mapping[str, Any],
+    ruleset: str | None,
+    entry: Mapping[str, Any] | None,
     *,
+    read_entry: EntryReader | None = None,
     dry_run: bool = False,
 ) -> dict[str, Any]:
-    """Replace round ``number``'s entry and replay every later round and seat change."""
-    with writing(dry_run=dry_run):
-        bound = open_game(game_id, token)
+    """Replace round ``number``'s entry and replay every later round and seat change.
+
+    The replay grows with the game, so it is worked out before the write lock is
+    taken, from a snapshot; under the lock the game's version is checked (a game
+    changed meanwhile is replayed again) and the changed items are written in one
+    statement, their JSON already serialised. No other game waits for a replay.
+    Without ``ruleset`` and ``entry``, ``read_entry`` reads them once the game's ruleset is known.
+    """
+    for _ in range(CORRECTION_ATTEMPTS):
+        correction = _work_out(game_id, token, number, ruleset, entry, read_entry)
+        if dry_run:
+            return correction.dry_run_body
+        with writing():
+            bound = open_game(game_id, token)
+            if bound.game.version == correction.version:
+                db.session.execute(
+                    update(Round)
+                    .where(Round.game_id == game_id, Round.number == number)
+                    .values(entry=correction.entry, updated_at=utcnow())
+                )
+                rescore_items(correction.rows)
+                bound.keep_state(correction.state, correction.rules)
+                bound.game.revise_history()
+                return correction.body
+    raise RecordingInProgress(
+        "The game kept changing while this correction was worked out; send it again."
+    )
+
+
+def _work_out(
+    game_id: str,
+    token: str,
+    number: int,
+    ruleset: str | None,
+    entry: Mapping[str, Any] | None,
+    read_entry: EntryReader | None,
+) -> _Correction:
+    """Replay the game from round ``number`` with ``entry`` in it, as one snapshot shows it."""
+    with reading_one_snapshot():
+        bound = read_game(game_id)
+        check_token(bound.game, token)
+        if read_entry is not None:
+            read = read_entry(bound.rules.name)
+            ruleset, entry = read["ruleset"], read["entry"]
+        assert ruleset is not None and entry is not None
         _check_ruleset(bound, ruleset)
         _check_played(bound, number)
-        items = db.session.scalars(
-            select(Round)
-            .where(Round.game_id == game_id, Round.number >= number)
-            .order_by(Round.number)
-        ).all()
-        if is_seat_change(items[0].result):
-            raise NotARound(
-                Message(
-                    "Number {number} is a seat change, not a round; undo it if it was a mistake.",
-                    number=number,
+        # Read as the replay goes (a long history's JSON takes a while to decode), so that
+        # the replay gives way to other requests all along; closed when a refusal stops it
+        # midway, so that PostgreSQL's server-side cursor does not outlive the request.
+        with closing(
+            db.session.execute(
+                select(
+                    Round.id,
+                    Round.number,
+                    Round.entry,
+                    Round.result,
+                    Round.state_after,
+                    Round.created_at,
                 )
+                .where(Round.game_id == game_id, Round.number >= number)
+                .order_by(Round.number)
+                .execution_options(yield_per=ITEMS_BETWEEN_TURNS)
             )
-        rules, state = _state_before(bound, number)
-        now = utcnow()
-        corrected: dict[str, Any] = {}
-        changed: list[int] = []  # later rounds whose results the correction changes
-        for item in items:
-            replayed = entry if item.number == number else item.entry
-            try:
-                rules, state, result = _replay(bound, rules, state, replayed, item.result)
-            except RuleError as error:
+        ) as items:
+            corrected: dict[str, Any] = {}
+            corrected_at = bound.game.created_at
+            changed: list[int] = []  # later rounds whose results the correction changes
+            rows: list[dict[str, Any]] = []
+            replayed_items = 0
+            for done, item in enumerate(items):
+                give_way(done)
+                replayed_items += 1
                 if item.number == number:
-                    raise
-                raise _no_longer_fits(item.number, error) from None
-            if item.number == number:
-                corrected = result
-            elif result != item.result:
-                changed.append(item.number)
-            if not dry_run:
-                item.entry = dict(replayed)
-                item.result = result
-                item.state_after = state.to_dict()
-                item.updated_at = now
-        if dry_run:
-            rescored = {
-                "rounds": len(items),
-                "changed": changed,
-                "game": game_body(bound.game, rules, state),
-            }
-            return {**corrected, "dry_run": True, "rescored": rescored}
-        bound.keep_state(state, rules)
-        return round_body(items[0].result, items[0].created_at)
+                    _check_a_round(item.result, number)
+                    rules, state = _state_before(bound, number)
+                    corrected_at = item.created_at
+                replayed = entry if item.number == number else item.entry
+                try:
+                    rules, state, result = _replay(bound, rules, state, replayed, item.result)
+                except RuleError as error:
+                    if item.number == number:
+                        raise
+                    raise _no_longer_fits(item.number, error) from None
+                state_after = state.to_dict()
+                if item.number == number:
+                    corrected = result
+                elif result != item.result:
+                    changed.append(item.number)
+                elif state_after == item.state_after:
+                    continue  # a later item the correction leaves as it was
+                rows.append(rescored_item(item.id, result, state_after))
+        rescored = {
+            "rounds": replayed_items,
+            "changed": changed,
+            "game": {
+                **game_body(bound.game, rules, state),
+                "history_revision": bound.game.history_revision + 1,
+            },
+        }
+        return _Correction(
+            bound.game.version,
+            rules,
+            state,
+            dict(entry),
+            rows,
+            round_body(corrected, corrected_at),
+            {**corrected, "dry_run": True, "rescored": rescored},
+        )
+
+
+def _check_a_round(stored: Mapping[str, Any], number: int) -> None:
+    """A ``NotARound`` unless history item ``number`` (stored as ``stored``) is a round."""
+    if is_seat_change(stored):
+        raise NotARound(
+            Message(
+                "Number {number} is a seat change, not a round; undo it if it was a mistake.",
+                number=number,
+            )
+        )
+    if is_end(stored):
+        raise NotARound(
+            Message(
+                "Number {number} is the end of the game, not a round; undo it to play on.",
+                number=number,
+            )
+        )
 
 
 def _replay(
@@ -221,6 +357,9 @@ def _replay(
     if is_seat_change(stored):
         outcome = replay_seat_change(bound.game, rules, state, stored)
         return outcome.rules, outcome.state, seat_change_json(outcome.result)
+    if is_end(stored):
+        ended = rules.end(state)
+        return rules, ended.state, end_json(ended.result)
     played = rules.play(state, rules.parse_entry(entry))
     return rules, played.state, round_json(played.result)
 
@@ -258,6 +397,7 @@ def undo_round(game_id: str, token: str, number: int) -> None:
         db.session.delete(undone)
         newcomer = joined_player(undone.result)
         bound.keep_state(previous, rules)
+        bound.game.revise_history()
         if newcomer is not None:  # the join undone: the newcomer never sat down
             db.session.delete(next(p for p in bound.game.players if p.id == newcomer))
 

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ..extensions import db
 from ..models import Game, IdempotencyKey, Player, Round, utcnow
 from ..names import first_clash
-from ..rules import GameState, Ruleset
+from ..rules import GameState, Ruleset, SeatChangeOutcome
 from ..rules import Player as SeatedPlayer
-from ..rules.base import SeatChangeOutcome
 from ..rules.words import Message
 from ..serializers import game_body, seat_change_json
 from .errors import GameOver, InvalidSeating, RoundTaken
-from .games import BoundGame, open_game
+from .games import BoundGame, check_room, open_game, when_played
 from .replays import stored_answer
 from .storage import find_table, writing
 from .tables import seat_roster
@@ -33,6 +33,8 @@ class SeatChange:
     """The id of the player who leaves."""
     number: int | None = None
     """The number the phone expects the change to take."""
+    played_at: datetime | None = None
+    """When it was entered on the phone, if it was sent later."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,7 @@ def change_seats(
                 return ChangedSeats(stored.number, stored.body["game"])
         if bound.state.finished:
             raise GameOver("The game is over, so no one can join or leave it.")
+        check_room(bound.state)
         expected = bound.state.last_number + 1
         if change.number is not None and change.number != expected:
             raise RoundTaken(
@@ -102,6 +105,7 @@ def change_seats(
             assert change.after is not None
             outcome = bound.rules.join(bound.state, _newcomer(bound, change), change.after)
         body = game_body(bound.game, outcome.rules, outcome.state)
+        played = when_played(bound, change.played_at)
         if dry_run:
             return ChangedSeats(expected, {**body, "dry_run": True})
         now = utcnow()
@@ -112,7 +116,7 @@ def change_seats(
                 entry=dict(entry),
                 result=seat_change_json(outcome.result),
                 state_after=outcome.state.to_dict(),
-                created_at=now,
+                created_at=played,
                 updated_at=now,
             )
         )

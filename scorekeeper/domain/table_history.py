@@ -13,10 +13,18 @@ from ..models import Game, utcnow
 from ..rules.words import Message, in_context
 from ..serializers import table_body, timestamp
 from .errors import InvalidImport
+from .games import created_game_body
 from .history import ExportedGame, ReplayedGame, add_replayed, game_export, replay_export
 from .replays import create_once
 from .storage import find_table, reading_one_snapshot
-from .tables import TableSetup, add_table, table_answer
+from .tables import (
+    TableSetup,
+    add_table,
+    check_roster_size,
+    open_table,
+    roster_player,
+    table_answer,
+)
 
 EXPORT_FORMAT = "scorekeeper.table"
 EXPORT_VERSION = 1
@@ -98,3 +106,41 @@ def import_table(
         return {**table_answer(table)[0], "token": token}
 
     return create_once("tables/import", idempotency_key, fingerprint, create)
+
+
+def import_game_at_table(
+    table_id: str,
+    token: str,
+    exported: ExportedGame,
+    *,
+    idempotency_key: str | None = None,
+    fingerprint: str = "",
+) -> tuple[dict[str, Any], bool]:
+    """Create a game at a table by replaying an export of one game (once per
+    ``idempotency_key``), or create nothing. Its answer, and whether that is a replay.
+
+    Each of the export's players is the roster player of their name (compared as names are); a
+    name not on the roster joins it, as when a game at the table is created with new names. The
+    export is replayed and checked before the write begins.
+    """
+    checked = replay_export(exported)
+    names = {
+        int(player["id"]): str(player["name"])
+        for player in exported.game.get("players", [])
+        if isinstance(player, dict) and "id" in player and "name" in player
+    }
+
+    def create() -> dict[str, Any]:
+        table = open_table(table_id, token)
+        seated = {player_id: roster_player(table, name) for player_id, name in names.items()}
+        check_roster_size(table)
+        db.session.flush()  # new roster players get their ids
+        bound, game_token = add_replayed(
+            checked,
+            table_id=table.id,
+            roster_ids={player_id: player.id for player_id, player in seated.items()},
+        )
+        table.touch()
+        return created_game_body(bound, game_token)
+
+    return create_once(f"tables/{table_id}/games/import", idempotency_key, fingerprint, create)

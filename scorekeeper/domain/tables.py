@@ -25,7 +25,14 @@ from .games import (
 )
 from .replays import create_once
 from .standings import standings
-from .storage import find_table, reading_one_snapshot, stored_version, touch_table, writing
+from .storage import (
+    changed,
+    find_table,
+    reading_one_snapshot,
+    stored_version,
+    touch_table,
+    writing,
+)
 
 ROSTER_LIMIT = 50
 """The most players a table's roster holds."""
@@ -128,6 +135,12 @@ def open_table(table_id: str, token: str) -> Table:
     return table
 
 
+def token_opens_table(table_id: str, token: str) -> bool:
+    """Whether ``token`` is the table's (read without a lock; no table: no)."""
+    stored = db.session.scalar(select(Table.token_hash).where(Table.id == table_id))
+    return stored is not None and token_matches(token, stored)
+
+
 def change_table(table_id: str, token: str, change: TableChange) -> dict[str, Any]:
     """Rename the table or roster players, or add roster players; no change keeps the ETag."""
     with writing():
@@ -146,8 +159,9 @@ def change_table(table_id: str, token: str, change: TableChange) -> dict[str, An
             for player_id, name in names.items():
                 by_id[player_id].name = name
             table.roster.extend(RosterPlayer(name=name) for name in change.new_players)
-            _check_roster_size(table)
+            check_roster_size(table)
             table.touch()
+            changed("table", table.id)
     return read_table(table_id)[0]
 
 
@@ -161,9 +175,12 @@ def delete_table(table_id: str, token: str) -> None:
     with writing():
         if not token_matches(token, find_table(table_id).token_hash):
             raise WrongToken("That token does not open this table.")
-        db.session.execute(
+        games = db.session.scalars(
             select(Game.id).where(Game.table_id == table_id).order_by(Game.id).with_for_update()
         )
+        for game_id in games:  # deleted with the table: their streams end too
+            changed("game", game_id)
+        changed("table", table_id)
         db.session.delete(open_table(table_id, token))
 
 
@@ -185,6 +202,7 @@ def create_game_at_table(
             game_setup, table_id=table.id, roster_ids=[player.id for player in seated]
         )
         table.touch()
+        changed("table", table.id)
         return created_game_body(bound, game_token)
 
     return create_once(f"tables/{table_id}/games", idempotency_key, fingerprint, create)
@@ -196,7 +214,6 @@ def seat_roster(table: Table, seats: Sequence[int | str]) -> list[RosterPlayer]:
     A name already on the roster (compared as names are) is that roster player.
     """
     by_id = {player.id: player for player in table.roster}
-    by_key = {name_key(player.name): player for player in table.roster}
     seated: list[RosterPlayer] = []
     for index, seat in enumerate(seats):
         if isinstance(seat, int):
@@ -207,23 +224,33 @@ def seat_roster(table: Table, seats: Sequence[int | str]) -> list[RosterPlayer]:
                 )
             player = by_id[seat]
         else:
-            found = by_key.get(name_key(seat))
-            if found is None:
-                found = by_key[name_key(seat)] = RosterPlayer(name=seat)
-                table.roster.append(found)
-            player = found
+            player = roster_player(table, seat)
         if player in seated:
             raise InvalidSeating(
                 Message("{name} is seated twice; give each player one seat.", name=player.name),
                 {"players": {str(index): ["Seated twice."]}},
             )
         seated.append(player)
-    _check_roster_size(table)
+    check_roster_size(table)
     db.session.flush()  # new roster players get their ids
     return seated
 
 
-def _check_roster_size(table: Table) -> None:
+def roster_player(table: Table, name: str) -> RosterPlayer:
+    """The roster player called ``name`` (compared as names are), added to the roster if new.
+
+    The caller flushes (new roster players get their ids) and checks the roster's size.
+    """
+    key = name_key(name)
+    for player in table.roster:
+        if name_key(player.name) == key:
+            return player
+    player = RosterPlayer(name=name)
+    table.roster.append(player)
+    return player
+
+
+def check_roster_size(table: Table) -> None:
     """An ``InvalidSeating`` if the roster has grown past its limit."""
     if len(table.roster) > ROSTER_LIMIT:
         raise InvalidSeating(

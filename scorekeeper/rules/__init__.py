@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-from .base import (
+from .base import Ruleset
+from .cards import Card, parse_card
+from .errors import CannotEnd, InvalidOptions, RoundConflict, RuleError, UnknownRuleset
+from .jhyap import Hand, Jhyap, JhyapEntry, JhyapPlayerResult, JhyapRoundResult
+from .options import OptionSpec
+from .registry import RULESETS, get_ruleset
+from .state import (
+    EndOutcome,
+    EndResult,
     GameState,
     NextRound,
-    OptionSpec,
     Player,
     PlayerResult,
     RoundOutcome,
     RoundResult,
-    Ruleset,
     SeatChangeOutcome,
     SeatChangeResult,
     Standing,
 )
-from .cards import Card, parse_card
-from .errors import InvalidOptions, RoundConflict, RuleError, UnknownRuleset
-from .jhyap import Hand, Jhyap, JhyapEntry, JhyapPlayerResult, JhyapRoundResult
-from .registry import RULESETS, get_ruleset
 from .twenty_two import (
     Play,
     TwentyTwo,
@@ -30,7 +32,10 @@ from .twenty_two import (
 
 __all__ = [
     "RULESETS",
+    "CannotEnd",
     "Card",
+    "EndOutcome",
+    "EndResult",
     "GameState",
     "Hand",
     "InvalidOptions",

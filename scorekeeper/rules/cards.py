@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .errors import RuleError
-from .words import Message
+from .words import Message, shown
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
@@ -78,4 +78,6 @@ def _parse_card_text(code: str) -> Card:
 
 def _not_a_card(code: object) -> RuleError:
     """The error for a code that names no card."""
-    return RuleError(Message("{code!r} is not a card; {hint}.", code=code, hint=CARD_CODE_HINT))
+    return RuleError(
+        Message("{code} is not a card; {hint}.", code=shown(code), hint=CARD_CODE_HINT)
+    )

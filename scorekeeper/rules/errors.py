@@ -32,6 +32,12 @@ class UnknownRuleset(InvalidOptions):
     """A ruleset name that is not in the registry."""
 
 
+class CannotEnd(RuleError):
+    """A request to end a game by hand that its rules do not allow now."""
+
+    code = "invalid_request"
+
+
 class RoundConflict(RuleError):
     """A stored round that no longer fits the game after an earlier change."""
 

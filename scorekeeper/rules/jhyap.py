@@ -5,20 +5,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
-from .base import (
-    GameState,
-    OptionSpec,
-    PlayerResult,
-    RoundOutcome,
-    RoundResult,
-    Ruleset,
-    is_integer,
-)
+from .base import Ruleset
 from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
-from .words import Message, count_of
+from .options import OptionSpec
+from .scoring import check_one_per_active, outcome, state_after
+from .state import GameState, PlayerResult, RoundOutcome, RoundResult, is_integer
+from .words import Message, count_of, shown
 
 MAX_HAND_CARDS = 5
 MAX_HAND_TOTAL = 50
@@ -66,7 +62,7 @@ class JhyapRoundResult(RoundResult):
     caller_succeeded: bool
 
 
-class Jhyap(Ruleset[JhyapEntry]):
+class Jhyap(Ruleset[JhyapEntry, GameState]):
     """Jhyap as ``rules.md`` decides it."""
 
     name = "jhyap"
@@ -74,6 +70,31 @@ class Jhyap(Ruleset[JhyapEntry]):
     min_players = 2
     max_players = 5
     chooses_starter = True
+    state_class = GameState
+    id_fields = frozenset({"caller"})
+    field_words = MappingProxyType(
+        {"caller": "the caller", "hands": "the hands", "total": "the total", "cards": "the cards"}
+    )
+    item_words = MappingProxyType({"hands": "hand {n}", "cards": "card {n}"})
+    descriptor = MappingProxyType(
+        {
+            "entry": {"kind": "caller_and_totals", "max_total": MAX_HAND_TOTAL, "max_cards": 5},
+            "results": {"column": "hand"},
+            "summary": "call",
+            "starter": "starts",
+            "next_round": [],
+            "player": [],
+            "limit": "elimination_limit",
+            "figures": [
+                {"name": "rounds_played", "words": "fig_rounds"},
+                {"name": "calls_won", "words": "fig_calls", "of": "calls"},
+                {"name": "caught", "words": "fig_caught"},
+                {"name": "halvings", "words": "fig_halvings"},
+                {"name": "average_hand", "words": "fig_average"},
+                {"name": "eliminations", "words": "fig_out"},
+            ],
+        }
+    )
     tally_names = ("rounds_played", "calls", "calls_won", "halvings", "hand_total")
     option_specs = (
         OptionSpec("call_limit", "Highest hand total that may call Jhyap.", 5, "integer", 0, 50),
@@ -133,13 +154,6 @@ class Jhyap(Ruleset[JhyapEntry]):
             "average_hand": round(tallies["hand_total"] / rounds, 2) if rounds else None,
         }
 
-    def option_maximum(self, spec: OptionSpec, options: Mapping[str, Any]) -> int | None:
-        """``halve_at`` scores may not exceed the elimination limit."""
-        if spec.name == "halve_at":
-            limit = options.get("elimination_limit")
-            return limit if is_integer(limit) else 0
-        return spec.maximum
-
     def parse_entry(self, raw: Mapping[str, Any]) -> JhyapEntry:
         """Build the entry from its JSON form."""
         hands = tuple(
@@ -152,17 +166,12 @@ class Jhyap(Ruleset[JhyapEntry]):
         )
         return JhyapEntry(caller=raw["caller"], hands=hands)
 
-    def remap_entry(self, raw: Mapping[str, Any], player_ids: Mapping[int, int]) -> dict[str, Any]:
-        """The entry with the caller and every hand's player renamed through ``player_ids``."""
-        hands = [{**hand, "player": player_ids[hand["player"]]} for hand in raw["hands"]]
-        return {**raw, "caller": player_ids[raw["caller"]], "hands": hands}
-
     def play(self, state: GameState, entry: JhyapEntry) -> RoundOutcome:
         """Score one Jhyap round (rules 3 to 8)."""
         if state.finished:
             raise RuleError("The game is over; no more rounds can be recorded.")
         assert state.dealer is not None and state.starter is not None
-        seats = self._check_one_per_active(state, [h.player for h in entry.hands], "hands", "hand")
+        seats = check_one_per_active(self, state, [h.player for h in entry.hands], "hands", "hand")
         totals, cards = self._hand_totals(entry.hands, seats)
         caller = self._check_caller(entry.caller, seats, totals)
 
@@ -198,8 +207,9 @@ class Jhyap(Ruleset[JhyapEntry]):
             )
             for seat in seats
         }
-        new_state = self._state_after(state, seats, scores, eliminated, next_turns, tallies)
-        return self._outcome(
+        new_state = state_after(self, state, seats, scores, eliminated, next_turns, tallies)
+        return outcome(
+            self,
             JhyapRoundResult,
             state,
             new_state,
@@ -268,9 +278,9 @@ class Jhyap(Ruleset[JhyapEntry]):
                     raise fail(
                         index,
                         Message(
-                            "{name}'s card {code!r} is not a card; {hint}.",
+                            "{name}'s card {code} is not a card; {hint}.",
                             name=name,
-                            code=code,
+                            code=shown(code),
                             hint=CARD_CODE_HINT,
                         ),
                         "Not a card code.",

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import Ruleset
 from .errors import UnknownRuleset
+from .hearts import Hearts
 from .jhyap import Jhyap
+from .score_pad import ScorePad
 from .twenty_two import TwentyTwo
 from .words import Message, listed
 
-RULESETS: dict[str, type[Ruleset]] = {"jhyap": Jhyap, "twenty-two": TwentyTwo}
+RULESETS: dict[str, type[Ruleset[Any, Any]]] = {
+    "jhyap": Jhyap,
+    "twenty-two": TwentyTwo,
+    "hearts": Hearts,
+    "score-pad": ScorePad,
+}
 
 
-def get_ruleset(name: str) -> type[Ruleset]:
+def get_ruleset(name: str) -> type[Ruleset[Any, Any]]:
     """The ruleset class called ``name``."""
     try:
         return RULESETS[name]

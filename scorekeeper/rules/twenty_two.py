@@ -4,20 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
-from .base import (
-    GameState,
-    NextRound,
-    OptionSpec,
-    PlayerResult,
-    RoundOutcome,
-    RoundResult,
-    Ruleset,
-)
+from .base import Ruleset
 from .cards import CARD_CODE_HINT, Card, face_value, parse_card
 from .errors import RuleError
-from .words import Message
+from .options import OptionSpec
+from .scoring import check_one_per_active, outcome, state_after
+from .state import GameState, NextRound, PlayerResult, RoundOutcome, RoundResult
+from .words import Message, shown
 
 DECK_SIZE = 52
 
@@ -57,6 +53,10 @@ class TwentyTwoState(GameState):
     pack, so a seat change works the deal out again from this value.
     """
 
+    def player_fields(self, seat: int) -> dict[str, Any]:
+        """The cards the player in ``seat`` keeps in their score pile."""
+        return {"pile": self.piles[seat]}
+
     @property
     def pack(self) -> int:
         """Cards left to deal from: the deck minus every card kept in a score pile."""
@@ -82,7 +82,7 @@ class TwentyTwoRoundResult(RoundResult):
     """Cards dealt to each player in this round."""
 
 
-class TwentyTwo(Ruleset[TwentyTwoEntry]):
+class TwentyTwo(Ruleset[TwentyTwoEntry, TwentyTwoState]):
     """Twenty Two as ``rules.md`` decides it."""
 
     name = "twenty-two"
@@ -91,6 +91,26 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
     max_players = 6
     chooses_starter = False
     state_class = TwentyTwoState
+    id_fields = frozenset({"takers"})
+    field_words = MappingProxyType({"last_trick": "the final trick", "card": "the card"})
+    item_words = MappingProxyType({"last_trick": "card {n} of the final trick"})
+    descriptor = MappingProxyType(
+        {
+            "entry": {"kind": "one_card_each"},
+            "results": {"column": "card"},
+            "summary": "trick",
+            "starter": "leads",
+            "next_round": ["cards_each", "pack"],
+            "player": ["pile"],
+            "limit": "elimination_limit",
+            "figures": [
+                {"name": "rounds_played", "words": "fig_rounds"},
+                {"name": "tricks_taken", "words": "fig_tricks"},
+                {"name": "points_taken", "words": "fig_points"},
+                {"name": "eliminations", "words": "fig_out"},
+            ],
+        }
+    )
     tally_names = ("rounds_played", "tricks_taken", "points_taken")
     option_specs = (
         OptionSpec(
@@ -122,7 +142,7 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
         """The first deal must leave a card for everyone: at most floor(52 / players)."""
         if spec.name == "first_deal":
             return DECK_SIZE // len(self.players)
-        return spec.maximum
+        return super().option_maximum(spec, options)
 
     def _initial_extra(self) -> dict[str, Any]:
         """Empty score piles and the first deal size."""
@@ -133,9 +153,8 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             "deal_value": first_deal,
         }
 
-    def next_round(self, state: GameState) -> NextRound:
+    def next_round(self, state: TwentyTwoState) -> NextRound:
         """Dealer and starter, plus how many cards to deal and the pack size."""
-        assert isinstance(state, TwentyTwoState)
         return replace(super().next_round(state), cards_each=state.cards_each, pack=state.pack)
 
     def parse_entry(self, raw: Mapping[str, Any]) -> TwentyTwoEntry:
@@ -144,19 +163,13 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             last_trick=tuple(Play(player=p["player"], card=p["card"]) for p in raw["last_trick"])
         )
 
-    def remap_entry(self, raw: Mapping[str, Any], player_ids: Mapping[int, int]) -> dict[str, Any]:
-        """The entry with every play's player renamed through ``player_ids``."""
-        plays = [{**play, "player": player_ids[play["player"]]} for play in raw["last_trick"]]
-        return {**raw, "last_trick": plays}
-
-    def play(self, state: GameState, entry: TwentyTwoEntry) -> RoundOutcome:
+    def play(self, state: TwentyTwoState, entry: TwentyTwoEntry) -> RoundOutcome:
         """Score one Twenty Two round (rules 4 to 7)."""
-        assert isinstance(state, TwentyTwoState)
         if state.finished:
             raise RuleError("The game is over; no more rounds can be recorded.")
         assert state.dealer is not None and state.starter is not None
-        seats = self._check_one_per_active(
-            state, [play.player for play in entry.last_trick], "last_trick", "final card"
+        seats = check_one_per_active(
+            self, state, [play.player for play in entry.last_trick], "last_trick", "final card"
         )
         cards = self._check_trick(state, entry.last_trick, seats)
 
@@ -177,15 +190,15 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
         # Rules 2 and 6: the (last-played tied) loser deals; the deal follows their card.
         loser = tied[-1]
 
-        def next_turns(after: GameState) -> GameState:
-            assert isinstance(after, TwentyTwoState)
+        def next_turns(after: TwentyTwoState) -> TwentyTwoState:
             starter = self.next_active_seat(after, loser)
             return self._next_deal(
                 replace(after, dealer=loser, starter=starter), card_value(card_of[loser])
             )
 
         tallies = {seat: (1, int(seat in takers), points[seat]) for seat in seats}
-        new_state = self._state_after(
+        new_state = state_after(
+            self,
             state,
             seats,
             scores,
@@ -196,7 +209,8 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             cards_each=0,
             deal_value=0,
         )
-        return self._outcome(
+        return outcome(
+            self,
             TwentyTwoRoundResult,
             state,
             new_state,
@@ -215,26 +229,24 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
             state = replace(state, piles=((),) * len(state.piles))
         return replace(state, cards_each=max(1, min(value, state.pack // active)), deal_value=value)
 
-    def _pass_turns(self, state: GameState, seat: int) -> GameState:
+    def pass_turns(self, state: TwentyTwoState, seat: int) -> TwentyTwoState:
         """Rule 6 after a leave: a dealer's deal passes clockwise, and the lead to their left."""
-        passed = super()._pass_turns(state, seat)
+        passed = super().pass_turns(state, seat)
         if state.dealer == seat:
             assert passed.dealer is not None
             return replace(passed, starter=self.next_active_seat(passed, passed.dealer))
         return passed
 
-    def _seat_added(self, state: GameState, seat: int) -> GameState:
+    def seat_added(self, state: TwentyTwoState, seat: int) -> TwentyTwoState:
         """The newcomer in ``seat`` has an empty score pile."""
-        assert isinstance(state, TwentyTwoState)
         return replace(state, piles=(*state.piles[:seat], (), *state.piles[seat:]))
 
-    def _after_seat_change(self, state: GameState) -> GameState:
+    def after_seat_change(self, state: TwentyTwoState) -> TwentyTwoState:
         """Rule 2 again for the players now at the table: the same value, a new cap.
 
         A player who left keeps their score pile, as an eliminated player
         does: those cards were taken and stay out of the pack.
         """
-        assert isinstance(state, TwentyTwoState)
         if state.finished:
             return replace(state, cards_each=0, deal_value=0)
         return self._next_deal(state, state.deal_value)
@@ -242,7 +254,6 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
     def state_from_dict(self, data: Mapping[str, Any]) -> TwentyTwoState:
         """Rebuild a stored state; an older one gets its ``deal_value``, and its piles if stuck."""
         state = super().state_from_dict(data)
-        assert isinstance(state, TwentyTwoState)
         if state.finished or state.dealer is None or state.deal_value:
             return state
         # Stored without seat changes, so the dealer lost the last round and kept the losing
@@ -274,9 +285,9 @@ class TwentyTwo(Ruleset[TwentyTwoEntry]):
                 raise fail(
                     index,
                     Message(
-                        "{name}'s card {code!r} is not a card; {hint}.",
+                        "{name}'s card {code} is not a card; {hint}.",
                         name=name,
-                        code=play.card,
+                        code=shown(play.card),
                         hint=CARD_CODE_HINT,
                     ),
                     "Not a card code.",

@@ -9,6 +9,7 @@ parameter (a player's name, a number, a card code) is kept as given.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -71,6 +72,18 @@ def listed(items: Sequence[str], conjunction: str = "and") -> str:
         return "".join(items)
     rest = ", ".join(items[:-1])
     return Message(f"{{rest}} {conjunction} {{last}}", rest=rest, last=items[-1])
+
+
+def shown(value: object) -> str:
+    """A value the table sent, as a person reads it in a sentence: text in double quotes, each
+    character that does not show written as its code point (``"KH<U+0000>"``); anything else
+    as JSON writes it (``12``, ``null``)."""
+    if not isinstance(value, str):
+        try:
+            return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        except TypeError:  # not a JSON value (only a Python caller could send one)
+            return str(value)
+    return '"' + "".join(c if c.isprintable() else f"<U+{ord(c):04X}>" for c in value) + '"'
 
 
 SENTENCE_OPENERS = frozenset(

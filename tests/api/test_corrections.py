@@ -130,7 +130,11 @@ def test_correcting_round_2_of_10_matches_a_fresh_game_with_the_corrected_round(
     # Rescored from the stored entries: every round and the game equal the fresh game's
     # (player ids mapped to seats; ids and timestamps left out).
     assert by_seat(rounds(corrected), seats(corrected)) == by_seat(rounds(fresh), seats(fresh))
-    assert by_seat(corrected.get(), seats(corrected)) == by_seat(fresh.get(), seats(fresh))
+    # ...but for the history's revision, which the correction raised (phones read it again).
+    assert by_seat(corrected.get(), seats(corrected)) == {
+        **by_seat(fresh.get(), seats(fresh)),
+        "history_revision": 1,
+    }
     assert by_seat(answered, seats(corrected)) == by_seat(rounds(fresh)[1], seats(fresh))
     assert answered == rounds(corrected)[1]
 
@@ -297,10 +301,15 @@ def test_undo_of_the_last_round_restores_the_previous_state_exactly(table):
     assert response.get_data() == b""
 
     after = table.get()
-    assert without_updated_at(after) == without_updated_at(before_game)
+    # The same state, but the history's revision is raised: watching phones read it again.
+    assert without_updated_at(after) == {**without_updated_at(before_game), "history_revision": 1}
     assert rounds(table) == before_rounds
     assert table.client.get(f"{table.url}/rounds/5").status_code == 404
     export = table.export()
+    assert (
+        export["game"].pop("history_revision"),
+        before_export["game"].pop("history_revision"),
+    ) == (1, 0)
     for document in (export, before_export):
         document.pop("exported_at")
         document["game"].pop("updated_at")
@@ -323,7 +332,7 @@ def test_undo_on_a_finished_game_reopens_it(table):
     assert response.status_code == 204
     after = table.get()
     assert after["status"] == "in_progress"
-    assert without_updated_at(after) == without_updated_at(gets[2])
+    assert without_updated_at(after) == {**without_updated_at(gets[2]), "history_revision": 1}
     ids = table.players
     assert after["next_round"] == {"number": 3, "dealer": ids[A], "starter": ids[A]}
     assert after["winners"] == []

@@ -86,3 +86,30 @@ def test_origins_may_be_given_as_a_comma_separated_list(database_url):
             "/api/v1/rulesets", headers={"Origin": "https://b.example"}
         )
     assert response.headers["Access-Control-Allow-Origin"] == "https://b.example"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/games/short",
+        "/api/v1/games/not%20an%20id/rounds",
+        "/api/v1/games/" + "A" * 65 + "/rounds/1",
+        "/api/v1/tables/x!/games",
+        "/api/v1/nowhere",
+    ],
+    ids=["short id", "id with spaces", "long id", "table id", "no such path"],
+)
+def test_options_on_an_api_path_no_route_takes_is_204_too(client, path):
+    response = client.options(path)
+
+    assert response.status_code == 204, response.data
+    assert response.headers["Allow"] == "OPTIONS"  # nothing else is allowed there
+    assert response.data == b""
+    assert "Content-Type" not in response.headers
+    assert "Content-Security-Policy" not in response.headers
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert client.get(path).status_code == 404  # any other method still finds nothing
+
+
+def test_options_outside_the_api_on_no_route_is_still_404(client):
+    assert client.options("/nowhere").status_code == 404

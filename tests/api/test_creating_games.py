@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import row_counts
 
 GAMES = "/api/v1/games"
@@ -9,7 +11,7 @@ SETUP = {"ruleset": "jhyap", "players": ["Asha", "Bikash", "Chandra"], "dealer":
 
 
 def test_a_game_sent_again_with_its_key_is_created_once_and_answered_as_the_first_time(app, client):
-    key = {"Idempotency-Key": "new-game-1"}
+    key = {"Idempotency-Key": "new-game-Yk3w9Qp2Lm7Rt5Xc"}
     first = client.post(GAMES, json=SETUP, headers=key)
     again = client.post(GAMES, json=dict(reversed(SETUP.items())), headers=key)
 
@@ -28,7 +30,7 @@ def test_a_game_sent_again_with_its_key_is_created_once_and_answered_as_the_firs
 
 
 def test_a_key_used_for_another_game_is_422_and_creates_nothing(app, client):
-    key = {"Idempotency-Key": "new-game-2"}
+    key = {"Idempotency-Key": "new-game-Vb8Nq4Ht1Zs6Jw0e"}
     assert client.post(GAMES, json=SETUP, headers=key).status_code == 201
 
     other = client.post(GAMES, json={**SETUP, "name": "Another"}, headers=key)
@@ -42,8 +44,8 @@ def test_games_sent_without_a_key_or_with_different_keys_are_each_created(app, c
     answers = [
         client.post(GAMES, json=SETUP),
         client.post(GAMES, json=SETUP),
-        client.post(GAMES, json=SETUP, headers={"Idempotency-Key": "a"}),
-        client.post(GAMES, json=SETUP, headers={"Idempotency-Key": "b"}),
+        client.post(GAMES, json=SETUP, headers={"Idempotency-Key": "a" * 22}),
+        client.post(GAMES, json=SETUP, headers={"Idempotency-Key": "b" * 22}),
     ]
 
     assert [answer.status_code for answer in answers] == [201] * 4
@@ -59,7 +61,7 @@ def test_a_malformed_key_is_400_and_creates_nothing(app, client):
 
 
 def test_the_key_of_a_new_table_does_not_replay_as_a_game(client):
-    key = {"Idempotency-Key": "shared-key"}
+    key = {"Idempotency-Key": "shared-key-Pd2Wx7Kc9Ms4Fq"}
     table = client.post("/api/v1/tables", json={"name": "Crew"}, headers=key)
 
     game = client.post(GAMES, json=SETUP, headers=key)
@@ -72,7 +74,7 @@ def test_an_import_sent_again_with_its_key_is_created_once(app, client, table):
     table.create()
     table.jhyap(0, 2, 17, 9)
     document = client.get(f"{table.url}/export").json
-    key = {"Idempotency-Key": "import-1"}
+    key = {"Idempotency-Key": "import-Gh5Tz1Nr8Bv3Lq6Y"}
 
     first = client.post(f"{GAMES}/import", json=document, headers=key)
     again = client.post(f"{GAMES}/import", json=document, headers=key)
@@ -89,7 +91,7 @@ def test_an_import_sent_again_with_its_key_is_created_once(app, client, table):
 def test_a_table_import_sent_again_with_its_key_is_created_once(client):
     created = client.post("/api/v1/tables", json={"name": "Crew", "players": ["Asha", "Bikash"]})
     document = client.get(f"/api/v1/tables/{created.json['id']}/export").json
-    key = {"Idempotency-Key": "table-import-1"}
+    key = {"Idempotency-Key": "table-import-Cw4Jm9Xe2Rk7"}
 
     first = client.post("/api/v1/tables/import", json=document, headers=key)
     again = client.post("/api/v1/tables/import", json=document, headers=key)
@@ -101,3 +103,59 @@ def test_a_table_import_sent_again_with_its_key_is_created_once(client):
     assert client.get(first.headers["Location"]).json == answer  # as it was committed
     answered = client.post("/api/v1/tables/import", json=document).json
     assert answered["id"] not in (created.json["id"], first.json["id"])
+
+
+SHORT_KEY = "x" * 21
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        (GAMES, SETUP),
+        ("/api/v1/tables", {"name": "Crew", "players": ["Asha", "Bikash"]}),
+        (f"{GAMES}/import", None),
+        ("/api/v1/tables/import", None),
+        ("table-games", None),
+        ("rematch", None),
+    ],
+    ids=["game", "table", "import", "table import", "game at a table", "rematch"],
+)
+def test_a_creation_key_shorter_than_22_characters_is_refused(app, client, path, body):
+    table = client.post("/api/v1/tables", json={"name": "Crew", "players": ["Asha", "Bikash"]})
+    auth = {"Authorization": f"Bearer {table.json['token']}"}
+    roster = [player["id"] for player in table.json["players"]]
+    game = client.post(
+        f"/api/v1/tables/{table.json['id']}/games",
+        json={"ruleset": "jhyap", "players": roster},
+        headers=auth,
+    )
+    if path == f"{GAMES}/import":
+        body = client.get(f"{GAMES}/{game.json['id']}/export").json
+    elif path == "/api/v1/tables/import":
+        body = client.get(f"/api/v1/tables/{table.json['id']}/export").json
+    elif path == "table-games":
+        path, body = (
+            f"/api/v1/tables/{table.json['id']}/games",
+            {"ruleset": "jhyap", "players": roster},
+        )
+    elif path == "rematch":
+        path = f"{GAMES}/{game.json['id']}/rematch"
+    before = row_counts(app)
+
+    refused = client.post(path, json=body, headers={**auth, "Idempotency-Key": SHORT_KEY})
+
+    assert refused.status_code == 400, refused.json
+    assert refused.json["error"]["code"] == "bad_request"
+    assert refused.json["error"]["message"] == (
+        "The Idempotency-Key of a request that creates a game or table must be at least 22 "
+        "random characters, since a resend with it answers the new token."
+    )
+    assert row_counts(app) == before
+    accepted = client.post(path, json=body, headers={**auth, "Idempotency-Key": SHORT_KEY + "y"})
+    assert accepted.status_code == 201, accepted.json
+
+
+def test_a_round_key_may_still_be_short(table):
+    table.create()
+    recorded = table.post_round(table.jhyap_entry(0, [0, 5, 7]), **{"Idempotency-Key": "r1"})
+    assert recorded.status_code == 201, recorded.json

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.app import create_app
 from scorekeeper.domain import games, rounds
-from tests.conftest import TableActions, check_error_messages
+from tests.conftest import TableActions, worded_errors_only
 from tests.live_server import free_port
 
 UNAVAILABLE = {
@@ -136,10 +136,9 @@ def test_a_postgresql_server_that_is_not_there_answers_503_and_logs_one_line(
             "REQUEST_LOG": "off",
         }
     )
-    badly_worded = check_error_messages(app)
     client = app.test_client()
     game = {"ruleset": "jhyap", "players": ["Asha", "Bikash"], "dealer": 0, "starter": 1}
-    with caplog.at_level(logging.WARNING, logger=app.logger.name):
+    with worded_errors_only(app), caplog.at_level(logging.WARNING, logger=app.logger.name):
         health = client.get("/api/v1/health")
         created = client.post("/api/v1/games", json=game)
     assert_unavailable(health)
@@ -151,4 +150,3 @@ def test_a_postgresql_server_that_is_not_there_answers_503_and_logs_one_line(
         and record.exc_info is None
         for record in warnings
     )
-    assert not badly_worded

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -313,6 +314,146 @@ def test_import_with_a_time_that_is_not_one_is_422_and_creates_nothing(
     assert row_counts(app) == before
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "20261202T161833Z",
+        "2026-W49-3T16:18:33Z",
+        "2026-12-02T16:18:33Z\x00",
+        "2026-12-02T16:\x0018:33Z",
+        "2026-12-02 16:18:33Z",
+        "2026-12-02T16:18Z",
+        "2026-12-02T16:18:33+0545",
+        "+2026-12-02T16:18:33Z",
+        "2026-12-32T16:18:33Z",
+    ],
+    ids=[
+        "basic format",
+        "week date",
+        "NUL after",
+        "NUL inside",
+        "a space for T",
+        "no seconds",
+        "offset without a colon",
+        "a sign",
+        "no such day",
+    ],
+)
+@pytest.mark.parametrize(
+    "where",
+    [("game", "created_at"), ("game", "updated_at"), ("rounds", 1, "round", "created_at")],
+    ids=["game", "last changed", "round 2"],
+)
+def test_import_takes_rfc_3339_times_only(app, client, table, where, value):
+    play_finished(table)
+    document = table.export()
+    _set(where, value)(document)
+    before = row_counts(app)
+
+    response = import_document(client, document)
+
+    assert response.status_code == 422, response.json
+    assert response.json["error"]["code"] == "invalid_import"
+    assert response.json["error"]["message"].endswith(
+        f"has a {where[-1]} that is not a time like 2026-11-30T18:05:00Z."
+    )
+    assert row_counts(app) == before
+
+
+def test_import_takes_a_lower_case_t_and_z(client, table):
+    play_finished(table)
+    document = table.export()
+    document["game"]["created_at"] = "2026-01-01t20:00:00z"
+    for number, round_ in enumerate(document["rounds"], start=1):
+        round_["round"]["created_at"] = f"2026-01-01t20:0{number}:00.5z"
+
+    response = import_document(client, document)
+
+    assert response.status_code == 201, response.json
+    imported = client.get(f"/api/v1/games/{response.json['id']}/export").json
+    assert imported["game"]["created_at"] == "2026-01-01T20:00:00Z"
+    assert imported["rounds"][0]["round"]["created_at"] == "2026-01-01T20:01:00Z"
+
+
+def _in(days: float) -> str:
+    moment = datetime.now(UTC) + timedelta(days=days)
+    return moment.replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+@pytest.mark.parametrize(
+    ("times", "message"),
+    [
+        (
+            {"updated_at": "2999-01-01T00:00:00Z"},
+            "The export's game has a time, updated_at, more than a day from now.",
+        ),
+        (
+            {"created_at": _in(2), "updated_at": _in(2)},
+            "The export's game has a time, created_at, more than a day from now.",
+        ),
+        (
+            {"round 3": _in(1.5)},
+            "Round 3 of the export has a time, created_at, more than a day from now.",
+        ),
+        (
+            {"created_at": "2026-01-01T20:00:00Z", "updated_at": "2026-01-01T19:59:59Z"},
+            "The export's game was last changed (its updated_at) before round 3 was played.",
+        ),
+        (
+            {"updated_at": "0001-01-01T00:00:00Z"},
+            "The export's game was last changed (its updated_at) before round 3 was played.",
+        ),
+        (
+            {
+                "created_at": "2026-01-01T20:00:00Z",
+                "updated_at": "2026-01-01T19:00:00Z",
+                "no rounds' times": True,
+            },
+            "The export's game was last changed (its updated_at) before it was created.",
+        ),
+    ],
+    ids=[
+        "last changed in 2999",
+        "created in two days",
+        "a round in a day and a half",
+        "last changed before its last round",
+        "last changed in year 1",
+        "last changed before it was created",
+    ],
+)
+def test_import_times_hold_together_and_are_not_far_ahead(app, client, table, times, message):
+    play_finished(table)
+    document = table.export()
+    if "created_at" in times:
+        document["game"]["created_at"] = times["created_at"]
+        for round_ in document["rounds"]:
+            round_["round"]["created_at"] = times["created_at"]
+    if "round 3" in times:
+        document["rounds"][2]["round"]["created_at"] = times["round 3"]
+    if times.get("no rounds' times"):
+        for round_ in document["rounds"]:
+            del round_["round"]["created_at"]
+    if "updated_at" in times:
+        document["game"]["updated_at"] = times["updated_at"]
+    before = row_counts(app)
+
+    response = import_document(client, document)
+
+    assert response.status_code == 422, response.json
+    assert response.json["error"] == {"status": 422, "code": "invalid_import", "message": message}
+    assert row_counts(app) == before
+
+
+def test_import_takes_times_less_than_a_day_ahead(client, table):
+    play_finished(table)
+    document = table.export()
+    for round_ in document["rounds"]:
+        round_["round"]["created_at"] = _in(0.5)
+    document["game"]["updated_at"] = _in(0.9)
+
+    assert import_document(client, document).status_code == 201
+
+
 def test_an_export_from_before_an_option_existed_imports_with_its_default(client, table):
     play_finished(table)
     document = table.export()
@@ -327,6 +468,9 @@ def test_an_export_from_before_an_option_existed_imports_with_its_default(client
 def test_import_keeps_when_the_game_last_changed(client, table):
     play_finished(table)
     document = table.export()
+    document["game"]["created_at"] = "2026-01-01T20:00:00Z"
+    for number, round_ in enumerate(document["rounds"], start=1):
+        round_["round"]["created_at"] = f"2026-01-01T20:0{number}:00Z"
     document["game"]["updated_at"] = "2026-01-01T23:59:00Z"
 
     response = import_document(client, document)
@@ -517,6 +661,23 @@ def test_a_clash_in_the_database_is_a_409_to_retry_and_a_finished_game_one_that_
     assert "Retry-After" not in over.headers
 
 
+def test_a_number_taken_by_the_round_that_ended_the_game_is_named_as_taken(table):
+    """Two phones send round 1; the first ends the game. The second is told the number is taken
+    (so the phone can show both rounds), not only that the game is over, and nothing changes."""
+    table.create(players=["Asha", "Bikash"], elimination_limit=10, halve_at=[])
+    table.jhyap(0, 1, 11)  # round 1, from the first phone: Bikash is out, the game is over
+    before = table.get()
+    taken = table.post_round({**table.jhyap_entry(0, [1, 9]), "number": 1})
+    assert taken.status_code == 409, taken.json
+    assert taken.json["error"]["details"] == {"number": ["The next round is 2."]}
+    assert "Retry-After" not in taken.headers
+    assert table.get() == before
+    # Sent as the next number, it is refused because the game is over.
+    over = table.post_round({**table.jhyap_entry(0, [1, 9]), "number": 2})
+    assert over.status_code == 409 and "over" in over.json["error"]["message"]
+    assert table.get() == before
+
+
 def test_idempotency_key_ignores_key_order_and_spacing_of_the_same_body(client, table):
     table.create()
     entry = table.jhyap_entry(2, [17, 14, 3])
@@ -681,7 +842,7 @@ def test_rulesets_lists_both_with_options_and_defaults(client):
     response = client.get("/api/v1/rulesets")
     assert response.status_code == 200
     rulesets = {ruleset["name"]: ruleset for ruleset in response.json["rulesets"]}
-    assert set(rulesets) == {"jhyap", "twenty-two"}
+    assert list(rulesets) == ["jhyap", "twenty-two", "hearts", "score-pad"]
 
     jhyap = rulesets["jhyap"]
     assert (jhyap["min_players"], jhyap["max_players"]) == (2, 5)

@@ -186,7 +186,7 @@ CASES: list[tuple[str, Request, int, str]] = [
             token=True,
         ),
         422,
-        "Asha-এর 'zz' কোনো তাস নয়; আগে র‍্যাঙ্ক তারপর রং লিখুন, যেমন 10H, QS, বা জোকারের জন্য JK।",
+        'Asha-এর "zz" কোনো তাস নয়; আগে র‍্যাঙ্ক তারপর রং লিখুন, যেমন 10H, QS, বা জোকারের জন্য JK।',
     ),
     (
         "422, not an object",
@@ -325,3 +325,20 @@ def test_an_error_says_which_language_it_is_written_in(client):
     bengali = client.get("/api/v1/games/" + "x" * 22, headers={"Accept-Language": "bn, en;q=0.5"})
     assert bengali.headers["Content-Language"] == "bn"
     assert client.get("/api/v1/games/" + "x" * 22).headers["Content-Language"] == "en"
+
+
+def test_an_error_body_carries_its_letters_as_utf_8_not_as_escapes(client):
+    answered = client.get("/api/v1/games/" + "x" * 22, headers={"Accept-Language": "bn"})
+
+    message = answered.json["error"]["message"]
+    assert any("\u0980" <= letter <= "\u09ff" for letter in message)  # in Bengali
+    assert message.encode("utf-8") in answered.data  # readable in curl
+    assert b"\\u" not in answered.data
+    named = client.post(
+        "/api/v1/games",
+        json={"ruleset": "jhyap", "players": ["র‍্যাব", "র্যাব"]},
+        headers={"Accept-Language": "ne"},
+    )
+    assert named.status_code == 422
+    assert "र".encode() in named.data and "র্যাব".encode() in named.data
+    assert b"\\u" not in named.data

@@ -6,6 +6,8 @@ import unicodedata
 
 import pytest
 
+from ..conftest import row_counts
+
 DECOMPOSED_E = "Rene\u0301"  # e + combining acute accent
 PRECOMPOSED_E = "Ren\u00e9"
 
@@ -85,3 +87,82 @@ def test_a_wrong_number_of_players_names_the_rulesets_limits(client, ruleset, co
 
     assert response.status_code == 422, response.json
     assert response.json["error"]["message"] == message
+
+
+RAB = "\u09b0\u200d\u09cd\u09af\u09be\u09ac"  # Bengali "র‍্যাব": ra, ZWJ, virama, ya, aa, ba
+KSHA_BN = "\u0995\u09cd\u200c\u09b7"  # Bengali "ক্‌ষ": ka, virama, ZWNJ, ssa (no conjunct)
+KSHA_NE = "\u0915\u094d\u200d\u0937"  # Nepali "क्‍ष": ka, virama, ZWJ, ssa (the half form)
+CODER = "\U0001f469\u200d\U0001f4bb"  # 👩‍💻: woman, ZWJ, laptop
+JOINED_NAMES = [RAB, KSHA_BN, KSHA_NE, CODER]
+
+
+def test_names_with_a_joiner_or_non_joiner_inside_are_ordinary_names(client, table):
+    created = create(client, JOINED_NAMES)
+    assert created.status_code == 201, created.json
+    assert [player["name"] for player in created.json["players"]] == JOINED_NAMES
+    game = client.get(f"/api/v1/games/{created.json['id']}").json
+    assert [player["name"] for player in game["players"]] == JOINED_NAMES
+
+    table.create(players=("Asha", "Bikash"))
+    renamed = client.patch(
+        table.url, json={"players": [{"id": table.players[0], "name": CODER}]}, headers=table.auth
+    )
+    assert renamed.status_code == 200, renamed.json
+    joined = client.post(
+        f"{table.url}/seats",
+        json={"join": {"name": RAB, "after": table.players[1]}},
+        headers=table.auth,
+    )
+    assert joined.status_code == 201, joined.json
+    assert [player["name"] for player in joined.json["players"]] == [CODER, "Bikash", RAB]
+    roster = client.post("/api/v1/tables", json={"name": CODER, "players": [KSHA_NE, KSHA_BN]})
+    assert roster.status_code == 201, roster.json
+    assert [player["name"] for player in roster.json["players"]] == [KSHA_NE, KSHA_BN]
+    export = client.get(f"{table.url}/export").json
+    assert client.post("/api/v1/games/import", json=export).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u200dAsha", "Asha\u200c", "\u200d", "\u200c\u200d", " \u200dAsha"],
+    ids=["joiner first", "non-joiner last", "joiner alone", "two alone", "first once trimmed"],
+)
+def test_a_joiner_first_last_or_alone_is_refused(client, app, name):
+    response = create(client, ["Bikash", name])
+
+    assert response.status_code == 422, response.json
+    assert response.json["error"]["message"] == (
+        "Player 2 must not begin or end with a zero-width joiner or non-joiner."
+    )
+    assert row_counts(app) == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["As\u200bha", "As\u2060ha", "A\u00adsha", "As\u200eha", "Asha\x00", "As\u202eha"],
+    ids=["zero-width space", "word joiner", "soft hyphen", "LTR mark", "NUL", "RTL override"],
+)
+def test_other_invisible_and_control_characters_are_still_refused(client, app, name):
+    response = create(client, ["Bikash", name])
+
+    assert response.status_code == 422, response.json
+    assert response.json["error"]["message"] == "Player 2 must use printable characters only."
+    assert row_counts(app) == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("players", "repeated"),
+    [
+        ([RAB, RAB.replace("\u200d", "")], RAB.replace("\u200d", "")),
+        ([KSHA_NE, KSHA_NE.replace("\u200d", "\u200c")], KSHA_NE.replace("\u200d", "\u200c")),
+        ([CODER, "\U0001f469\U0001f4bb"], "\U0001f469\U0001f4bb"),
+    ],
+    ids=["bn", "ne", "emoji"],
+)
+def test_joiners_are_ignored_when_names_are_compared(client, players, repeated):
+    response = create(client, players)
+
+    assert response.status_code == 422, response.json
+    assert response.json["error"]["message"] == (
+        f"The list of players has the name {repeated} twice; give each player a different name."
+    )

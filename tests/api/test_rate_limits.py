@@ -77,9 +77,9 @@ def test_wrong_tokens_do_not_use_up_a_games_round_writes(limited_client):
     someone_elses = secrets.token_urlsafe(24)
     stranger = [
         undo(limited_client, game, someone_elses, address="203.0.113.9").status_code
-        for _ in range(3)
+        for _ in range(4)
     ]
-    assert stranger == [403, 403, 429]  # the stranger's own count
+    assert stranger == [403, 403, 403, 429]  # the refused tokens of the stranger's address
     malformed = limited_client.post(
         f"/api/v1/games/{game['id']}/rounds",
         data="{not json",
@@ -273,3 +273,80 @@ def test_a_write_waits_seconds_not_for_ever_for_counters_that_do_not_answer(data
             assert waited < 10
             assert "falling back to in-memory storage" in caplog.text
             assert create(client).status_code == 201
+
+
+def record(client, game, authorization, address="192.0.2.10"):
+    """POST a round that ends the first Jhyap round of ``game`` with low hands."""
+    ids = [player["id"] for player in game["players"]]
+    return client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        json={"caller": ids[0], "hands": [{"player": i, "total": 2} for i in ids]},
+        headers={"Authorization": authorization},
+        environ_base={"REMOTE_ADDR": address},
+    )
+
+
+def test_wrong_tokens_never_lock_out_requests_that_carry_the_right_token(limited_client):
+    client = limited_client
+    hall = "198.51.100.7"  # one Wi-Fi: the stale phone and the scorers share its address
+    stale, scored = create(client).json, create(client).json
+    table = client.post("/api/v1/tables", json={"name": "Crew", "players": ["Asha"]}).json
+    wrong = f"Bearer {secrets.token_urlsafe(24)}"
+
+    assert [undo(client, stale, wrong[7:], address=hall).status_code for _ in range(3)] == [
+        403,
+        403,
+        403,
+    ]
+    assert undo(client, stale, wrong[7:], address=hall).status_code == 429  # refused ones: limited
+
+    right = record(client, scored, f"Bearer {scored['token']}", address=hall)
+    assert right.status_code == 201, right.json
+    assert "Retry-After" not in right.headers
+    renamed = client.patch(
+        f"/api/v1/tables/{table['id']}",
+        json={"name": "Friday crew"},
+        headers={"Authorization": f"Bearer {table['token']}"},
+        environ_base={"REMOTE_ADDR": hall},
+    )
+    assert renamed.status_code == 200, renamed.json
+    assert renamed.json["name"] == "Friday crew"
+    assert undo(client, stale, stale["token"], address=hall).status_code == 404  # its own token
+    tokenless = client.delete(f"/api/v1/games/{scored['id']}", environ_base={"REMOTE_ADDR": hall})
+    assert tokenless.status_code == 429  # no token at all: still refused, and still limited
+    assert len(client.get(f"/api/v1/games/{scored['id']}/rounds").json["rounds"]) == 1
+
+
+def test_round_writes_count_per_game_however_the_authorization_is_spelled(limited_client):
+    client = limited_client
+    game = create(client).json
+    token = game["token"]
+    written = [
+        record(client, game, f"bearer {token}"),
+        undo(client, game, token),  # "Bearer <token>"
+        record(client, game, f"BEARER {token}"),
+        record(client, game, f"Bearer  {token}"),
+    ]
+    assert [response.status_code for response in written] == [201, 204, 429, 429]
+    assert client.get(f"/api/v1/games/{game['id']}/rounds").json["rounds"] == []
+
+
+def test_a_game_at_a_table_has_one_count_for_its_own_token_and_the_tables(limited_client):
+    client = limited_client
+    table = client.post("/api/v1/tables", json={"name": "Crew", "players": ["Asha", "Bikash"]})
+    table_auth = f"Bearer {table.json['token']}"
+    roster = [player["id"] for player in table.json["players"]]
+    game = client.post(
+        f"/api/v1/tables/{table.json['id']}/games",
+        json={"ruleset": "jhyap", "players": roster},
+        headers={"Authorization": table_auth},
+    ).json
+    written = [
+        record(client, game, f"Bearer {game['token']}"),
+        undo(client, game, table.json["token"]),
+        record(client, game, table_auth),
+        record(client, game, f"Bearer {game['token']}"),
+    ]
+    assert [response.status_code for response in written] == [201, 204, 429, 429]
+    assert written[2].headers["X-RateLimit-Limit"] == "2"  # ROUND_WRITE_LIMIT, for the game
+    assert client.get(f"/api/v1/games/{game['id']}/rounds").json["rounds"] == []

@@ -12,9 +12,10 @@ from ..conftest import TableActions
 
 
 @pytest.fixture
-def other_process(app, database_url):
+def other_process(app):
     """A second app on the same database, as another gunicorn worker would be."""
-    other = create_app({"TESTING": True, "DATABASE_URL": database_url, "RATE_LIMITS": "off"})
+    url = app.config["DATABASE_URL"]
+    other = create_app({"TESTING": True, "DATABASE_URL": url, "RATE_LIMITS": "off"})
     yield other
     with other.app_context():
         db.engine.dispose()

@@ -253,3 +253,27 @@ def test_every_response_carries_the_safety_headers(
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.headers.get("X-Content-Type-Options") == "nosniff"
     assert response.headers.get("Referrer-Policy") == "no-referrer"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("PATCH", "", {"name": 7}),
+        ("PATCH", "", {"players": "Asha"}),
+        ("POST", "/rounds", {"caller": "Asha"}),
+        ("PUT", "/rounds/1", {"hands": 3}),
+        ("POST", "/seats", {"leave": "Asha"}),
+    ],
+    ids=["rename, a number", "rename, players as text", "round", "correction", "seat change"],
+)
+def test_a_request_without_a_token_is_401_before_its_body_is_checked(
+    client: FlaskClient, method: str, path: str, body: dict[str, Any]
+) -> None:
+    game = create(client)
+
+    response = client.open(f"/api/v1/games/{game['id']}{path}", method=method, json=body)
+
+    assert response.status_code == 401, response.json
+    assert response.json["error"]["code"] == "unauthorized"
+    assert response.headers["WWW-Authenticate"] == 'Bearer realm="scorekeeper"'
+    assert client.get(f"/api/v1/games/{game['id']}").json["name"] == game["name"]

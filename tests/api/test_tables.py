@@ -214,13 +214,19 @@ def test_the_table_token_writes_to_its_games_but_a_game_token_only_to_its_own(cl
 def test_standings_are_the_figures_worked_out_by_hand(friends):
     play_the_evening(friends)
     standings = friends.standings()
-    assert [row["name"] for row in standings] == ["Dev", "Chandra", "Asha", "Bikash"]
+    # One win each for Dev, Asha and Chandra: then the better average place goes first.
+    assert [row["name"] for row in standings] == ["Dev", "Asha", "Chandra", "Bikash"]
     by_name = {row["name"]: row for row in standings}
-    assert {name: (r["games_played"], r["games_won"]) for name, r in by_name.items()} == {
-        "Dev": (1, 1),
-        "Chandra": (2, 1),
-        "Asha": (3, 1),
-        "Bikash": (2, 0),
+    # Places: game 1 Asha 1, Bikash 2 (out in round 2), Chandra 3 (out in round 1); game 2
+    # Chandra 1, Asha 2 (out in round 2), Bikash 3; game 3 Dev 1, Asha 2.
+    played_won_place = {
+        name: (r["games_played"], r["games_won"], r["average_place"]) for name, r in by_name.items()
+    }
+    assert played_won_place == {
+        "Dev": (1, 1, 1.0),
+        "Chandra": (2, 1, 2.0),
+        "Asha": (3, 1, 1.67),
+        "Bikash": (2, 0, 2.5),
     }
     assert by_name["Asha"]["jhyap"] == {
         "games_played": 2,
@@ -282,6 +288,78 @@ def test_standings_follow_undos_corrections_and_deleted_games(client, friends):
     assert by_name["Chandra"]["games_played"] == 1 and by_name["Chandra"]["games_won"] == 0
 
 
+def test_standings_count_finished_games_and_rank_by_wins_then_average_place(client, friends):
+    """A game still being played counts its rounds, but neither a game played nor a place."""
+    friends.create(players=("Asha", "Bikash", "Chandra", "Dev"))
+    asha, bikash, chandra, dev = (
+        friends.roster_id(n) for n in ("Asha", "Bikash", "Chandra", "Dev")
+    )
+    first = friends.new_game([asha, bikash, chandra], options=SHORT_JHYAP)
+    friends.play(first, hands(first, 0, 2, 15, 25))  # Chandra out in round 1
+    friends.play(first, hands(first, 0, 1, 10, None))  # Bikash out in round 2: Asha wins
+    second = friends.new_game([bikash, dev], options=SHORT_JHYAP)
+    friends.play(second, hands(second, 1, 25, 2))  # Bikash out: Dev wins
+    running = friends.new_game([chandra, dev, asha], options=SHORT_JHYAP)
+    friends.play(running, hands(running, 0, 1, 5, 6))  # still being played
+    before = friends.get()
+
+    standings = friends.standings()
+    rows = {
+        row["name"]: (row["games_won"], row["average_place"], row["games_played"])
+        for row in standings
+    }
+    assert rows == {
+        "Asha": (1, 1.0, 1),
+        "Dev": (1, 1.0, 1),
+        "Bikash": (0, 2.0, 2),
+        "Chandra": (0, 3.0, 1),
+    }
+    assert [row["name"] for row in standings] == ["Asha", "Dev", "Bikash", "Chandra"]
+    # The running game's round counts in the figures, not in the games played.
+    by_name = {row["name"]: row for row in standings}
+    assert by_name["Chandra"]["jhyap"]["rounds_played"] == 2
+    assert by_name["Chandra"]["jhyap"]["games_played"] == 1
+    assert friends.get() == before  # reading changes nothing
+
+    # The third game ends: Chandra wins; Dev (30) and Asha (31) go out in the same round, the
+    # lower total placed first.
+    friends.play(running, hands(running, 0, 1, 25, 25))
+    standings = friends.standings()
+    rows = {
+        row["name"]: (row["games_won"], row["average_place"], row["games_played"])
+        for row in standings
+    }
+    assert rows == {
+        "Dev": (1, 1.5, 2),
+        "Asha": (1, 2.0, 2),
+        "Chandra": (1, 2.0, 2),
+        "Bikash": (0, 2.0, 2),
+    }
+    assert [row["name"] for row in standings] == ["Dev", "Asha", "Chandra", "Bikash"]
+
+
+def test_equal_wins_and_places_go_to_more_games_played_and_no_finished_game_ranks_last(friends):
+    names = ("Asha", "Bikash", "Chandra", "Dev", "Esha", "Farid")
+    friends.create(players=names)
+    asha, bikash, chandra, dev, esha, farid = (friends.roster_id(n) for n in names)
+    for winner, loser in [(asha, chandra), (dev, chandra), (esha, bikash)]:
+        game = friends.new_game([winner, loser], options=SHORT_JHYAP)
+        friends.play(game, hands(game, 0, 1, 25))  # the loser is out: the winner wins
+    running = friends.new_game([farid, asha], options=SHORT_JHYAP)
+    friends.play(running, hands(running, 0, 1, 5))
+    standings = friends.standings()
+    assert [
+        (r["name"], r["games_won"], r["average_place"], r["games_played"]) for r in standings
+    ] == [
+        ("Asha", 1, 1.0, 1),
+        ("Dev", 1, 1.0, 1),
+        ("Esha", 1, 1.0, 1),
+        ("Chandra", 0, 2.0, 2),  # two games lost before Bikash's one, whatever the names
+        ("Bikash", 0, 2.0, 1),
+        ("Farid", 0, None, 0),  # played a round, finished no game
+    ]
+
+
 def test_a_rematch_keeps_players_seats_options_and_table_and_moves_the_deal_on(client, friends):
     games = play_the_evening(friends)
     first, second = games["first"], games["second"]
@@ -306,7 +384,7 @@ def test_a_loose_game_is_rematched_loose_with_its_own_token(client, table):
 
 
 def test_creations_sent_again_with_their_key_are_answered_as_the_first_time(client, friends):
-    key = {"Idempotency-Key": "table-1"}
+    key = {"Idempotency-Key": "table-Qs6Lp3Vn8Dy1Hf5T"}
     body = {"name": "Crew", "players": ["Asha", "Bikash"]}
     first = client.post(TABLES, json=body, headers=key)
     again = client.post(TABLES, json=body, headers=key)
@@ -402,3 +480,99 @@ def test_the_roster_holds_at_most_fifty_players(client, friends):
     assert refused.status_code == 422
     assert "at most 50" in refused.json["error"]["message"]
     assert friends.get() == before
+
+
+def test_a_game_export_is_imported_back_at_a_table_by_its_players_names(client, friends):
+    """A game exported from a table (and a phone that has the table's key) is imported at the
+    table: each player is the roster player of their name, new names join the roster, and the
+    standings count it."""
+    friends.create(players=("Asha", "Bikash", "Chandra"))
+    ids = [friends.roster_id(n) for n in ("Asha", "Bikash", "Chandra")]
+    game = friends.new_game(ids, options=SHORT_JHYAP)
+    friends.play(game, hands(game, 0, 2, 15, 25))  # Chandra out
+    seats = client.post(
+        f"/api/v1/games/{game['id']}/seats",
+        json={"join": {"name": "Dev", "after": game["players"][0]["id"]}},
+        headers=friends.auth,
+    )
+    assert seats.status_code == 201, seats.json
+    exported = client.get(f"/api/v1/games/{game['id']}/export").json
+    assert client.delete(f"/api/v1/games/{game['id']}", headers=friends.auth).status_code == 204
+    # The table writes Asha's name otherwise now: she is still Asha.
+    renamed = {"players": [{"id": ids[0], "name": "ASHA"}]}
+    assert client.patch(friends.url, json=renamed, headers=friends.auth).status_code == 200
+    before = friends.get()
+    assert before["games"] == [] and before["standings"] == []
+
+    url = f"{friends.url}/games/import"
+    key = {"Idempotency-Key": "back-at-the-table-Xq3vR9tLm2"}  # 22 or more, as for any creation
+    response = client.post(url, json=exported, headers={**friends.auth, **key})
+    assert response.status_code == 201, response.json
+    imported = response.json
+    assert response.headers["Location"] == f"/api/v1/games/{imported['id']}"
+    assert imported["table"] == friends.table["id"] and imported["token"]
+    roster = {p["name"]: p["id"] for p in friends.get()["players"]}
+    # Asha is the roster's ASHA (names compare as names do), Dev who joined is Dev: no one new.
+    assert set(roster) == {"ASHA", "Bikash", "Chandra", "Dev"}
+    assert [(p["name"], p["roster_id"]) for p in imported["players"]] == [
+        ("Asha", roster["ASHA"]),
+        ("Dev", roster["Dev"]),
+        ("Bikash", roster["Bikash"]),
+        ("Chandra", roster["Chandra"]),
+    ]
+    assert [p["score"] for p in imported["players"]] == [
+        p["score"] for p in exported["game"]["players"]
+    ]
+    table = friends.get()
+    assert [g["id"] for g in table["games"]] == [imported["id"]]
+    assert {row["name"] for row in table["standings"]} == {"ASHA", "Bikash", "Chandra"}
+    # Sent again with its key (no answer came): the same game, once.
+    again = client.post(url, json=exported, headers={**friends.auth, **key})
+    assert again.status_code == 201 and again.json["id"] == imported["id"]
+    assert len(friends.get()["games"]) == 1
+
+
+def test_a_game_imported_at_a_table_adds_names_not_on_its_roster(client, friends):
+    friends.create(players=("Asha",))
+    loose = client.post(
+        "/api/v1/games", json={"ruleset": "jhyap", "players": ["Asha", "Mia"], "dealer": 0}
+    ).json
+    exported = client.get(f"/api/v1/games/{loose['id']}/export").json
+    response = client.post(f"{friends.url}/games/import", json=exported, headers=friends.auth)
+    assert response.status_code == 201, response.json
+    assert [p["name"] for p in friends.get()["players"]] == ["Asha", "Mia"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [({}, 401), ("game", 403), ({"Authorization": f"Bearer {'x' * 32}"}, 403)],
+)
+def test_only_the_tables_key_imports_a_game_at_it(client, friends, headers, status):
+    friends.create(players=("Asha", "Bikash"))
+    game = friends.new_game([friends.roster_id("Asha"), friends.roster_id("Bikash")])
+    exported = client.get(f"/api/v1/games/{game['id']}/export").json
+    if headers == "game":
+        headers = {"Authorization": f"Bearer {game['token']}"}
+    before = friends.get()
+    response = client.post(f"{friends.url}/games/import", json=exported, headers=headers)
+    assert response.status_code == status, response.json
+    assert friends.get() == before
+
+
+def test_an_export_that_does_not_replay_is_refused_at_the_table_and_adds_no_one(client, friends):
+    friends.create(players=("Asha",))
+    loose = client.post(
+        "/api/v1/games", json={"ruleset": "jhyap", "players": ["Asha", "Mia"], "dealer": 0}
+    ).json
+    client.post(
+        f"/api/v1/games/{loose['id']}/rounds",
+        json=hands(loose, 0, 2, 15),
+        headers={"Authorization": f"Bearer {loose['token']}"},
+    )
+    exported = client.get(f"/api/v1/games/{loose['id']}/export").json
+    exported["rounds"][0]["round"]["results"][1]["points"] = 99  # not what the rules make it
+    before = friends.get()
+    response = client.post(f"{friends.url}/games/import", json=exported, headers=friends.auth)
+    assert response.status_code == 422, response.json
+    assert response.json["error"]["code"] == "invalid_import"
+    assert friends.get() == before  # no game, and Mia not on the roster

@@ -490,8 +490,8 @@ BAD_TRICKS = {
     "empty code": ([(ASHA, ""), (BIKASH, "2D")], []),
     "missing player": ([(ASHA, "2D")], ["Bikash"]),
     "no cards at all": ([], []),
-    "extra unknown id": ([(ASHA, "2D"), (BIKASH, "3D"), ("unknown", "4D")], ["not at this table"]),
-    "unknown instead of a player": ([(ASHA, "2D"), ("unknown", "4D")], ["not at this table"]),
+    "extra unknown id": ([(ASHA, "2D"), (BIKASH, "3D"), ("unknown", "4D")], ["not in this game"]),
+    "unknown instead of a player": ([(ASHA, "2D"), ("unknown", "4D")], ["not in this game"]),
     "eliminated player": (
         [(ASHA, "2D"), (BIKASH, "3D"), (CHANDRA, "4D")],
         ["Chandra", "eliminated"],

@@ -1,7 +1,7 @@
 """Browser tests: the phone page in headless Chromium (Debian's ``chromium``), driven by Playwright.
 
 The app runs in a real server (``tests/live_server.py``: ``scorekeeper serve``)
-on a free loopback port, on a SQLite file in the test's temporary folder; a test
+on a free loopback port, one per test module, on a database of its own; a test
 can stop and restart it. Tests are skipped when Playwright for Python or
 ``/usr/bin/chromium`` is missing, except in CI (``CI`` set), where a missing
 browser fails them.
@@ -39,13 +39,21 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 VIEWPORT = {"width": 390, "height": 844}
 
 
+@pytest.fixture(scope="module")
+def module_server(live_server: LiveServerFactory) -> LiveServer:
+    """One server for a module's tests (one worker, eight threads) on a database of its own: a
+    SQLite file, or a schema on the test server. Each test's phone starts with nothing kept, and
+    its games are its own."""
+    return live_server("browser")
+
+
 @pytest.fixture
-def server(live_server: LiveServerFactory, tmp_path: Path) -> Iterator[LiveServer]:
-    """A server of the test's own on a SQLite file (one worker, eight threads); a test may stop
-    and start it again on its port."""
-    server = live_server("browser", database_url=f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}")
-    yield server
-    server.stop()
+def server(module_server: LiveServer) -> LiveServer:
+    """The module's server, serving; a test may stop and start it again on its port (one that
+    failed while it was stopped leaves it to the next test to start)."""
+    if not module_server.running:
+        module_server.start()
+    return module_server
 
 
 @pytest.fixture(scope="session")

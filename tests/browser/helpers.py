@@ -5,6 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+POLLED = 15_000
+"""How long (ms) a test waits for the page to hear of another phone's change: its stream brings
+it at once; where streams are not available the next poll comes within 12 s (10 s ± 20 %)."""
+NO_STREAM = r"status of 404 \(Not Found\)"
+"""The browser's line for a stream the test answered 404 (Playwright says "Not Found"; the
+server's own 404s say "NOT FOUND", and stay errors)."""
+
+
+def without_streams(page: Any, console: Any) -> None:
+    """Make ``page``'s event streams unavailable (their route answers 404): it polls instead."""
+    console.allow(NO_STREAM)
+    page.route("**/api/v1/**/events", lambda route: route.fulfill(status=404, body="{}"))
+
 
 class Taps:
     """Clicks through the page, counting them."""
@@ -228,7 +241,8 @@ def table_game(
 
 
 def standings(page: Any) -> dict[str, dict[str, str]]:
-    """The table page's standings as shown: each player's place, games won and played, and every
+    """The table page's standings as shown: each player's place, games won and played, average
+    place, and every
     ruleset figure (by ``ruleset.figure``, its value; ``jhyap.calls_won`` as "won/calls")."""
     rows = page.get_by_test_id("standing")
     rows.first.wait_for()
@@ -239,6 +253,7 @@ def standings(page: Any) -> dict[str, dict[str, str]]:
             "place": row.locator(".place").inner_text(),
             "games_won": row.locator("[data-figure=games_won]").inner_text(),
             "games_played": row.locator("[data-figure=games_played]").inner_text(),
+            "average_place": row.locator("[data-figure=average_place]").inner_text(),
         }
         for figure in row.locator(".figure").all():
             value = figure.get_attribute("data-value")

@@ -21,6 +21,8 @@ pytestmark = pytest.mark.server
 I18N = Path(__file__).resolve().parents[2] / "scorekeeper" / "static" / "i18n"
 LANGUAGES = ["en", "fil", "bn", "ne"]
 # English words a translation may rightly keep: card-game loanwords and the games' names.
+# Bengali and Devanagari digits: the page writes every number in Latin digits instead.
+NATIVE_DIGITS = "[\u09e6-\u09ef\u0966-\u096f]"
 LOANWORDS = {"round", "rounds", "jhyap", "twenty", "two", "joker", "json"}
 
 # The text a person reads, in the page's language: text nodes whose nearest `lang` is the page's
@@ -114,6 +116,17 @@ class Evening:
         )
         return table
 
+    def table_game(self, table: dict[str, Any]) -> None:
+        """A finished game at the table: Asha's call of 1 puts Bikash out (25 over 20)."""
+        headers = {"Authorization": f"Bearer {table['token']}"}
+        roster = [player["id"] for player in table["players"]][:2]
+        body = {"ruleset": "jhyap", "players": roster, "dealer": 0, "starter": 0}
+        body["options"] = {"elimination_limit": 20, "halve_at": []}
+        game = requests.post(
+            f"{self.api}/tables/{table['id']}/games", json=body, headers=headers, timeout=5
+        ).json()
+        self.round({**game, "token": table["token"]}, hands(game, 0, 1, 25))
+
 
 def hands(game: dict[str, Any], caller: int, *totals: int) -> dict[str, Any]:
     ids = [player["id"] for player in game["players"]]
@@ -131,6 +144,7 @@ def screens(page: Any, evening: Evening) -> Iterator[tuple[str, Callable[[], Non
     evening.round(finished, hands(finished, 0, 1, 30))
     twenty_two = evening.game("twenty-two", ["Mia", "Noor", "Omar"])
     table = evening.table("Friday crew", ["Asha", "Bikash", "Chandra"])
+    evening.table_game(table)  # its standings and games list: figures and dates
 
     def go(hash_: str, ready: str) -> Callable[[], None]:
         def show() -> None:
@@ -167,6 +181,14 @@ def screens(page: Any, evening: Evening) -> Iterator[tuple[str, Callable[[], Non
     yield "add a scorer", scorer(game)
     yield "history", go(f"{game}/history", "nav.tabs")
     yield "chart", go(f"{game}/chart", "nav.tabs")
+
+    def sheet() -> None:
+        go(f"{game}/history", "nav.tabs")()
+        page.get_by_test_id("history-sheet").click()
+        page.get_by_test_id("score-sheet").wait_for()
+
+    yield "score sheet", sheet
+    yield "phone in the middle", go(f"{game}/middle", "[data-testid=middle-seat]")
     yield "someone joins", go(f"{game}/join", "form")
     yield "someone leaves", go(f"{game}/leave", "form")
     yield "watching", go(f"#/watch/{jhyap['id']}", "[data-testid=players]")
@@ -212,10 +234,13 @@ def test_every_screen_in_every_language(page, server, console, lang):
         assert width <= VIEWPORT["width"], f"the {name} screen in {lang} is {width} px wide"
         if lang != "en":
             assert english_left(page, lang) == [], f"English on the {name} screen in {lang}"
+        # One kind of digit on a screen: Latin, as on the cards and the pads (docs/phone.md).
+        native = re.findall(NATIVE_DIGITS, page.evaluate(VISIBLE_TEXT_JS))
+        assert native == [], f"{lang} digits on the {name} screen in {lang}: {native}"
         seen.append(name)
         if lang in ("bn", "ne"):
             screenshot(page, f"every-screen-{lang}-{name.replace(' ', '-')}")
-    assert len(seen) == 21
+    assert len(seen) == 23
 
 
 def test_the_english_check_finds_english(page):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+import requests
 
 pytest.importorskip("playwright.sync_api")
 
@@ -194,6 +195,53 @@ def test_new_game_form_is_accessible_and_shows_defaults(page):
     page.fill("#player-0", "Solo")
     page.get_by_test_id("start-game").click()
     expect(page.locator("#form-error")).to_contain_text("at least 2")
+
+
+MARKER_JS = """() => {
+    const marker = getComputedStyle(document.querySelector("details.options summary"), "::before");
+    return {width: marker.borderLeftWidth, height: marker.borderTopWidth,
+            transform: marker.transform, content: marker.content};
+}"""
+
+
+def test_rule_options_open_from_a_marker_and_halve_at_offers_what_the_limit_allows(page, server):
+    page.get_by_test_id("new-game").click()
+    expect(page.locator("details.options summary")).to_be_visible()
+    # A marker pointing right while closed, down once open: "Rule options" opens, it is no heading.
+    closed = page.evaluate(MARKER_JS)
+    assert closed["content"] == '""' and closed["width"] == "10px" and closed["height"] == "6px"
+    assert closed["transform"] == "none"
+    page.locator("details.options summary").click()
+    expect(page.locator("details.options")).to_have_attribute("open", "")
+    assert page.evaluate(MARKER_JS)["transform"].startswith("matrix(0, 1, -1, 0")  # 90 degrees
+
+    halve_at, help_text = page.locator("#opt-halve_at"), page.locator("#opt-halve_at-help")
+    expect(halve_at).to_have_value("100, 200")
+    page.fill("#opt-elimination_limit", "100")
+    expect(halve_at).to_have_value("100")  # 200 is above the limit: not offered
+    expect(help_text).to_contain_text("Default: 100.")
+    expect(help_text).not_to_contain_text("200")
+    page.fill("#opt-elimination_limit", "60")
+    expect(halve_at).to_have_value("")
+    expect(help_text).to_contain_text("Default: —.")
+    page.fill("#opt-elimination_limit", "100")
+    check_accessibility(page, "rule options open")
+    for seat, name in enumerate(["Asha", "Bikash"]):
+        page.fill(f"#player-{seat}", name)
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("[data-testid=players]")).to_be_visible()
+    game_id = page.url.split("#/game/")[1]
+    options = requests.get(f"{server.url}/api/v1/games/{game_id}", timeout=5).json()["options"]
+    assert (options["elimination_limit"], options["halve_at"]) == (100, [100])  # as offered
+
+
+def test_halve_at_as_typed_stays_when_the_limit_changes(page):
+    page.get_by_test_id("new-game").click()
+    page.locator("details.options summary").click()
+    page.fill("#opt-halve_at", "50")
+    page.fill("#opt-elimination_limit", "300")
+    page.fill("#opt-elimination_limit", "40")
+    expect(page.locator("#opt-halve_at")).to_have_value("50")  # the table's own, left as typed
 
 
 def test_new_game_form_keeps_what_was_chosen(page):

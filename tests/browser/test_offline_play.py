@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -161,3 +162,71 @@ def test_twenty_two_offline_deals_and_piles(page, server, console):
     assert shown(page) == before
     expect(page.get_by_test_id("cards-each")).to_have_text("Deal 10 cards each.")
     assert served_game(server, game_id)["next_round"]["cards_each"] == 10
+
+
+def test_rounds_entered_offline_are_shown_as_played_once_sent(page, server, console):
+    console.allow(OFFLINE)
+    console.allow(r"status of 422")  # the seat change's time, from a clock an hour fast
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    page.context.set_offline(True)
+    entered = datetime.now(UTC).replace(microsecond=0)
+    offline_round(page, *ROUNDS[0])
+    page.wait_for_timeout(6_000)  # longer than a change sent at once takes
+    page.context.set_offline(False)
+    back = datetime.now(UTC)
+    expect(page.get_by_test_id("provisional")).to_have_count(0, timeout=30_000)
+    played = datetime.fromisoformat(server.rounds(game_id)[0]["created_at"])
+    assert entered <= played <= back - timedelta(seconds=4), (entered, played, back)
+
+    # A phone whose clock is an hour fast: the service refuses that time, and the seat change
+    # is sent again without it, stamped when it arrives.
+    refused = []
+    page.on("response", lambda answer: answer.status == 422 and refused.append(answer.url))
+    page.clock.install(time=datetime.now(UTC) + timedelta(hours=1))
+    page.context.set_offline(True)
+    page.get_by_test_id("someone-joins").click()
+    page.fill("#join-name", "Dev")
+    page.get_by_test_id("seat-submit").click()
+    expect(page.get_by_test_id("provisional")).to_be_visible()
+    page.wait_for_timeout(6_000)
+    page.context.set_offline(False)
+    sent = datetime.now(UTC).replace(microsecond=0)
+    expect(page.get_by_test_id("provisional")).to_have_count(0, timeout=30_000)
+    history = server.rounds(game_id)
+    assert [item["number"] for item in history] == [1, 2]
+    assert history[1]["seat_change"]["join"]["name"] == "Dev"
+    assert datetime.fromisoformat(history[1]["created_at"]) >= sent
+    assert refused == [f"{server.url}/api/v1/games/{game_id}/seats"]
+
+
+def test_the_banner_says_offline_while_offline_and_sending_only_while_it_sends(
+    page, server, console
+):
+    """Offline, the banner says how many rounds the phone keeps, never "Sending"; back online, it
+    says "Sending" while the round is on its way, and goes once the service has them all."""
+    console.allow(OFFLINE)
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    page.context.set_offline(True)
+    banner = page.get_by_test_id("pending")
+    for count, (caller, hands) in enumerate(ROUNDS[:3], start=1):
+        offline_round(page, caller, hands)
+        kept = "1 round" if count == 1 else f"{count} rounds"
+        expect(banner).to_contain_text(f"Offline — {kept} kept on this phone")
+    expect(banner).not_to_contain_text("Sending")
+    page.wait_for_timeout(1500)  # however long the phone stays offline, nothing "is sending"
+    expect(banner).not_to_contain_text("Sending")
+    check_accessibility(page, "offline banner")
+
+    held = []
+    rounds_url = "**/api/v1/games/*/rounds"
+    page.route(rounds_url, lambda route: held.append(route))
+    page.context.set_offline(False)
+    expect(banner).to_contain_text("Sending round 1")
+    while not held:  # the POST the page is sending, held until the test lets it go
+        page.wait_for_timeout(50)
+    expect(banner).to_contain_text("Sending round 1")  # still, while it is on its way
+    held[0].continue_()
+    page.unroute(rounds_url)
+    expect(page.get_by_test_id("provisional")).to_have_count(0, timeout=20_000)
+    expect(banner).to_have_count(0)
+    assert [r["number"] for r in server.rounds(game_id)] == [1, 2, 3]

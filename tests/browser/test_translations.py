@@ -11,6 +11,7 @@ import pytest
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 TEMPLATE = STATIC.parent / "templates" / "index.html"
 LANGUAGES = ["en", "fil", "bn", "ne"]
+PASSES = ("left", "right", "across", "keep")
 DYNAMIC = {
     # keys built at run time in the page's modules (js/**)
     **{
@@ -19,7 +20,25 @@ DYNAMIC = {
     },
     **{f"suit_{suit}": None for suit in "SHDC"},
     **{f"err_{status}": None for status in (401, 403, 404, 409, 413, 422, 429)},
-    **{f"choice_{choice}": None for choice in ("caller_wins", "caller_loses", "tied", "all")},
+    **{
+        f"choice_{choice}": None
+        for choice in (
+            "caller_wins",
+            "caller_loses",
+            "tied",
+            "all",
+            "add_to_others",
+            "subtract_from_shooter",
+            "highest",
+            "lowest",
+        )
+    },
+    **{f"ruleset_{name}": None for name in ("jhyap", "twenty_two", "hearts", "score_pad")},
+    **{f"preview_hint_{kind}": None for kind in ("jhyap", "tt", "hearts", "points")},
+    **{f"{what}_{way}": None for what in ("pass", "hand_passed") for way in PASSES},
+    **{key: None for key in ("col_hand", "col_card", "col_taken", "starts", "leads")},
+    **{key: None for key in ("next_starts", "next_leads", "elimination_limit_is")},
+    **{key: None for key in ("limit_is", "target_is")},
     "first_dealer": None,
     "first_starter": None,
 }
@@ -33,6 +52,11 @@ OPTIONS = [
     "next_starter",
     "first_deal",
     "tie_scores",
+    "limit",
+    "moon",
+    "winner",
+    "target",
+    "rounds",
 ]
 
 
@@ -40,11 +64,20 @@ def load(lang: str) -> dict[str, str]:
     return json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
 
 
+def figure_words() -> set[str]:
+    """The page's words for each ruleset's figures in a table's standings (its descriptor)."""
+    from scorekeeper.rules import RULESETS
+
+    return {
+        figure["words"] for rules in RULESETS.values() for figure in rules.descriptor["figures"]
+    }
+
+
 def used_keys() -> set[str]:
     source = "\n".join(path.read_text(encoding="utf-8") for path in (STATIC / "js").rglob("*.js"))
     keys = set(re.findall(r"\bt\(\"([a-z_0-9]+)\"", source))
     keys |= set(re.findall(r'data-i18n="([a-z_]+)"', TEMPLATE.read_text(encoding="utf-8")))
-    keys |= set(DYNAMIC)
+    keys |= set(DYNAMIC) | figure_words()
     for option in OPTIONS:
         keys |= {f"opt_{option}", f"opt_{option}_help"}
     return keys

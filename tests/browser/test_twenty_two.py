@@ -186,3 +186,15 @@ def test_a_card_played_early_is_changed_in_place(page, server):
     assert "Eli took the final trick" in wait_preview(page)
     confirm(page)
     assert exported_trick(page, game_id, 2) == ["5S", "QH", "JC"]
+
+
+def test_a_tie_for_the_last_trick_is_said_once(page):
+    """Eli and Faye both play a king to the last trick: the strip says the tie once, with the
+    points they each take, not "took the last trick" twice."""
+    create_game(page, "twenty-two", ["Dina", "Eli", "Faye"], dealer=0)
+    play(page, [("Eli", "KH"), ("Faye", "KS"), ("Dina", "2C")])
+    strip = page.get_by_test_id("strip-text")
+    expect(strip).to_contain_text("A tie for the last trick: Eli, Faye, +10 each")
+    expect(strip).not_to_contain_text("took the last trick")
+    assert scores(page) == {"Dina": "0", "Eli": "10", "Faye": "10"}
+    check_accessibility(page, "a tie for the last trick")

@@ -1,8 +1,12 @@
-"""Two phones scoring one game: both record round 1 offline; the second to reconnect sees the
-other's round beside its own. The main button keeps theirs (no round twice); "Mine is round 2"
-shows the difference, then sends it and what was queued after it one number later."""
+"""Two phones scoring one game: both record round 1 offline. The same round resolves by itself;
+otherwise the second to reconnect sees the other's round beside its own, the cells that differ
+marked. The main button keeps theirs (no round twice); "Use mine" corrects their round to mine;
+"Mine is a new round" shows the difference, then sends it and what was queued after it one number
+later. The comparison is shown even when their round ended the game."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 import requests
@@ -60,16 +64,17 @@ def side_by_side(box):
     ]
 
 
-def both_record_round_1(page, other_phone, server, mine):
-    """Both phones offline record round 1 (the other: Asha calls, 1, 1, 1); the other phone
-    reconnects first and records it. This phone's queue: ``mine`` (caller, hands) rounds."""
+def both_record_round_1(page, other_phone, server, mine, theirs=("Asha", [1, 1, 1])):
+    """Both phones offline record round 1 (the other: ``theirs``, by default Asha calls, 1, 1,
+    1); the other phone reconnects first and records it. This phone's queue: ``mine`` (caller,
+    hands) rounds."""
     game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
     join_game(other_phone, page, server, game_id)
     page.context.set_offline(True)
     other_phone.context.set_offline(True)
     for caller, hands in mine:
         offline_round(page, caller, hands)
-    offline_round(other_phone, "Asha", [1, 1, 1])
+    offline_round(other_phone, *theirs)
     other_phone.context.set_offline(False)
     expect(other_phone.get_by_test_id("provisional")).to_have_count(0, timeout=20_000)
     assert len(server.rounds(game_id)) == 1
@@ -85,9 +90,9 @@ def test_clash_resolved_by_the_main_button_keeps_theirs(page, other_phone, serve
     # Theirs and mine side by side: a column each, every player's points and score after it.
     assert side_by_side(clash) == [
         ["Player", "Their round 1", "My round 1"],
-        ["Asha", "+0 → 0 caller", "+2 → 2"],
-        ["Bikash", "+1 → 1", "+0 → 0 caller"],
-        ["Chandra", "+1 → 1", "+30 → 30"],
+        ["Asha", "≠ differs: +0 → 0 caller", "≠ differs: +2 → 2"],
+        ["Bikash", "≠ differs: +1 → 1", "≠ differs: +0 → 0 caller"],
+        ["Chandra", "≠ differs: +1 → 1", "≠ differs: +30 → 30"],
     ]
     screenshot(page, "two-phones-clash")
     # Until the table chooses, the game shows what the main button leaves: theirs.
@@ -116,7 +121,7 @@ def test_mine_is_the_next_round_shifts_what_was_queued_after_it(page, other_phon
     mine = [("Bikash", [2, 0, 30]), ("Chandra", [5, 6, 3])]
     game_id = both_record_round_1(page, other_phone, server, mine)
     clash = page.get_by_test_id("clash")
-    clash.get_by_role("button", name="Mine is round 2").click()
+    clash.get_by_role("button", name="Mine is a new round").click()
     difference = page.get_by_test_id("clash-difference")
     # Mine as round 2, on top of theirs (Asha 0, Bikash 1, Chandra 1): Bikash's call succeeds.
     expect(difference).to_contain_text("Asha: 0 → 2; Bikash: 1 → 1; Chandra: 1 → 31")
@@ -131,6 +136,96 @@ def test_mine_is_the_next_round_shifts_what_was_queued_after_it(page, other_phon
         rounds[0]["results"][2]["player"],
     ]
     next_round_is(page, 4)
+
+
+def test_the_same_round_from_both_phones_resolves_by_itself(page, other_phone, server, console):
+    """Both scorers entered round 1 alike: the slower phone shows no clash, its Record button
+    stays, the round is recorded once, and its own round 2 queued behind goes as round 2."""
+    console.allow(OFFLINE)
+    mine = [("Asha", [1, 1, 1]), ("Chandra", [5, 6, 3])]
+    game_id = both_record_round_1(page, other_phone, server, mine)
+    expect(page.get_by_test_id("provisional")).to_have_count(0, timeout=20_000)
+    expect(page.get_by_test_id("clash")).to_have_count(0)
+    expect(page.get_by_test_id("record-round")).to_be_visible()
+    next_round_is(page, 3)
+    rounds = server.rounds(game_id)
+    assert [r["number"] for r in rounds] == [1, 2]
+    assert [r["hand"] for r in rounds[0]["results"]] == [1, 1, 1]
+    assert [r["hand"] for r in rounds[1]["results"]] == [5, 6, 3]
+    waiting = "() => Object.values(JSON.parse(localStorage.getItem('scorekeeper.outbox.v2')"
+    waiting += " || '{}')).flatMap(box => box.items.filter(item => item.state !== 'done'))"
+    assert page.evaluate(waiting) == []
+
+
+def test_use_mine_corrects_their_round_with_the_differing_cells_marked(
+    page, other_phone, server, console
+):
+    console.allow(OFFLINE)
+    game_id = both_record_round_1(page, other_phone, server, [("Asha", [1, 1, 5])])
+    clash = page.get_by_test_id("clash")
+    expect(clash).to_contain_text("Another phone recorded round 1", timeout=20_000)
+    # Only Chandra's hand differs: only her cells are marked.
+    assert side_by_side(clash) == [
+        ["Player", "Their round 1", "My round 1"],
+        ["Asha", "+0 → 0 caller", "+0 → 0 caller"],
+        ["Bikash", "+1 → 1", "+1 → 1"],
+        ["Chandra", "≠ differs: +1 → 1", "≠ differs: +5 → 5"],
+    ]
+    marked = clash.locator("td[data-differs]")
+    expect(marked).to_have_count(2)
+    expect(clash.get_by_role("button")).to_have_text(
+        ["Keep theirs", "Use mine (correct round 1)", "Mine is a new round"]
+    )
+    check_accessibility(page, "clash with cells marked")
+    clash.get_by_role("button", name="Use mine (correct round 1)").click()
+    expect(clash).to_have_count(0, timeout=20_000)
+    expect(page.get_by_test_id("provisional")).to_have_count(0)
+    rounds = server.rounds(game_id)
+    assert [r["number"] for r in rounds] == [1]  # corrected, not a second round
+    assert [r["hand"] for r in rounds[0]["results"]] == [1, 1, 5]  # mine
+    next_round_is(page, 2)
+    assert scores(page) == {"Asha": "0", "Bikash": "1", "Chandra": "5"}
+
+
+def test_the_comparison_is_shown_when_their_round_ended_the_game(page, server, console):
+    """Two players at 175 and 0: offline, this phone enters round 6 (Asha's call succeeds) while
+    another phone records its round 6, where her call fails and puts her out. Back online, both
+    round 6s are side by side (no "game is over" only); a new round is no choice, Use mine is."""
+    console.allow(OFFLINE)
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash"], dealer=0, starter=1)
+    ids = [p["id"] for p in requests.get(f"{server.url}/api/v1/games/{game_id}").json()["players"]]
+    auth = {"Authorization": f"Bearer {game_token(page, game_id)}"}
+    url = f"{server.url}/api/v1/games/{game_id}/rounds"
+    for _ in range(5):  # Asha's call fails each time: 35 a round
+        posted = requests.post(url, json=totals(ids, 0, 5, 0), headers=auth, timeout=5)
+        assert posted.status_code == 201
+    page.reload()
+    page.wait_for_selector("body.ready")
+    next_round_is(page, 6)
+    page.context.set_offline(True)
+    offline_round(page, "Asha", [2, 20])
+    posted = requests.post(url, json=totals(ids, 0, 5, 0), headers=auth, timeout=5)
+    assert posted.json()["game"]["status"] == "finished"
+    page.context.set_offline(False)
+    clash = page.get_by_test_id("clash")
+    expect(clash).to_contain_text("Another phone recorded round 6", timeout=20_000)
+    assert side_by_side(clash) == [
+        ["Player", "Their round 6", "My round 6"],
+        ["Asha", "≠ differs: +35 → 210 caller out", "≠ differs: +0 → 175 caller"],
+        ["Bikash", "≠ differs: +0 → 0", "≠ differs: +20 → 20"],
+    ]
+    expect(clash.get_by_role("button")).to_have_text(["Keep theirs", "Use mine (correct round 6)"])
+    check_accessibility(page, "clash after the game ended")
+    clash.get_by_role("button", name="Use mine (correct round 6)").click()
+    expect(clash).to_have_count(0, timeout=20_000)
+    next_round_is(page, 7)
+    assert scores(page) == {"Asha": "175", "Bikash": "20"}
+    # The clash goes as soon as the correction is in the outbox; the service has it once sent.
+    deadline = time.monotonic() + 10
+    while not (rounds := server.rounds(game_id))[5]["caller_succeeded"]:
+        assert time.monotonic() < deadline, f"round 6 was not corrected: {rounds[5]}"
+        time.sleep(0.1)
+    assert [r["number"] for r in rounds] == [1, 2, 3, 4, 5, 6]
 
 
 def test_round_scored_otherwise_than_shown_is_shown_both_ways(page, server, console):
@@ -157,7 +252,7 @@ def test_round_scored_otherwise_than_shown_is_shown_both_ways(page, server, cons
     assert side_by_side(differs) == [
         ["Player", "Shown on this phone", "Recorded"],
         ["Asha", "+5 → 5", "+5 → 5"],
-        ["Bikash", "+0 → 20 caller", "+0 → 40 caller"],
+        ["Bikash", "≠ differs: +0 → 20 caller", "≠ differs: +0 → 40 caller"],
         ["Chandra", "+9 → 39", "+9 → 39"],
     ]
     check_accessibility(page, "scored otherwise")

@@ -93,8 +93,11 @@ def after_the_end(rng: random.Random, game: Game) -> None:
     ids = [player.id for player in rules.players]
     if rules.name == "jhyap":
         game.play({"caller": ids[0], "hands": [{"player": pid, "total": 0} for pid in ids]})
-    else:
+    elif rules.name == "twenty-two":
         game.play({"last_trick": [{"player": pid, "card": DECK[i]} for i, pid in enumerate(ids)]})
+    else:
+        game.play({"hands": [{"player": pid, "points": 0} for pid in ids]})
+        game.end()
     pid, name = newcomer(rng, game)
     game.join(pid, name, rng.choice(ids))
     game.leave(rng.choice(ids))
@@ -116,11 +119,13 @@ def random_game(
     max_items: int = 30,
     seat_changes: float = 0.08,
     refused: float = 0.12,
+    ends: float = 0.0,
 ) -> dict[str, Any]:
     """A game of random steps until it ends or has ``max_items`` items; then what it refuses.
 
     Most steps are valid rounds drawn from the state the last step left; a share are seat
-    changes, and a share are rounds broken in one way the rules refuse.
+    changes, a share are rounds broken in one way the rules refuse, and a share (``ends``) are
+    the table ending the game by hand (refused where the rules do not allow it).
     """
     table = players(rng, count)
     chooses = get_ruleset(ruleset).chooses_starter
@@ -130,7 +135,9 @@ def random_game(
     while not game.over and len(game.items) < max_items:
         rules, state = game.live()
         roll = rng.random()
-        if roll < seat_changes:
+        if ends and rng.random() < ends:
+            game.end()
+        elif roll < seat_changes:
             seat_change(rng, game)
         elif roll < seat_changes + refused:
             game.play(bad_entry(rng, rules, state, draw_entry(rng, rules, state)))

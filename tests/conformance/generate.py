@@ -1,9 +1,9 @@
 """Write the conformance vectors: ``python -m tests.conformance.generate`` (docs/conformance.md).
 
 Each file under ``tests/js/vectors/`` holds one vector a line: a game's setup, then each item
-(a round, a join or a leave) with the JSON result and state the Python engine gave for it, or
-the refusal (code, message and details) it raised. ``--check`` writes nothing and exits 1
-when a committed file differs from what the engine gives now.
+(a round, a join, a leave or the end by hand) with the JSON result and state the Python engine
+gave for it, or the refusal (code, message and details) it raised. ``--check`` writes nothing
+and exits 1 when a committed file differs from what the engine gives now.
 """
 
 from __future__ import annotations
@@ -14,7 +14,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import jhyap_vectors, seat_vectors, setup_vectors, twenty_two_vectors
+from scorekeeper.rules import RULESETS
+
+from . import (
+    hearts_vectors,
+    jhyap_vectors,
+    score_pad_vectors,
+    seat_vectors,
+    setup_vectors,
+    twenty_two_vectors,
+)
 
 VECTORS_DIR = Path(__file__).resolve().parents[1] / "js" / "vectors"
 COMMAND = "python -m tests.conformance.generate"
@@ -23,6 +32,8 @@ FILES: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "jhyap.json": jhyap_vectors.vectors,
     "twenty-two.json": twenty_two_vectors.vectors,
     "seat-changes.json": seat_vectors.vectors,
+    "hearts.json": hearts_vectors.vectors,
+    "score-pad.json": score_pad_vectors.vectors,
 }
 
 
@@ -33,6 +44,20 @@ def render(vectors: list[dict[str, Any]]) -> str:
     assert not duplicates, f"vector names must be unique: {duplicates}"
     lines = ",\n".join(json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in vectors)
     return f'{{"generated_by": "{COMMAND}",\n"vectors": [\n{lines}\n]}}\n'
+
+
+DESCRIPTORS = VECTORS_DIR.parent / "rulesets.json"
+"""Each ruleset as GET /api/v1/rulesets lists it, options aside: the JavaScript port's are equal."""
+
+
+def descriptors() -> str:
+    """The rulesets' limits and descriptors as the service lists them, one ruleset a line."""
+    listed = []
+    for rules in RULESETS.values():
+        described = rules.describe()
+        described.pop("options")
+        listed.append(json.dumps(described, ensure_ascii=False, separators=(",", ":")))
+    return f'{{"generated_by": "{COMMAND}",\n"rulesets": [\n' + ",\n".join(listed) + "\n]}\n"
 
 
 def build() -> dict[Path, str]:
@@ -49,7 +74,7 @@ def stale(files: dict[Path, str]) -> list[Path]:
 
 def main(argv: list[str]) -> int:
     """Write the vectors, or with ``--check`` only tell which are stale."""
-    files = build()
+    files = {**build(), DESCRIPTORS: descriptors()}
     if "--check" in argv:
         for path in stale(files):
             print(f"stale: {path}; run {COMMAND}", file=sys.stderr)

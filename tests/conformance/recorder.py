@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from scorekeeper.rules import GameState, Player, RuleError, Ruleset, get_ruleset
-from scorekeeper.serializers import round_json, seat_change_json
+from scorekeeper.serializers import end_json, round_json, seat_change_json
 
 Json = Any
 
@@ -36,7 +36,7 @@ def refusal(error: RuleError) -> dict[str, Json]:
 
 
 class Game:
-    """One vector: a game's setup, then each item (round, join or leave) and its outcome.
+    """One vector: a game's setup, then each item (round, join, leave or end) and its outcome.
 
     A setup gives the first ``dealer`` and ``starter``, or ``restore``: a stored state to go on
     from (as the service loads a game: rules restored unchecked, the state through
@@ -130,6 +130,17 @@ class Game:
             return self._refused(item, error)
         self.state = outcome.state
         return self._accepted(item, seat_change_json(outcome.result))
+
+    def end(self) -> bool:
+        """Record the table ending the game by hand; whether the engine accepted it."""
+        rules, state = self.live()
+        item: dict[str, Json] = {"end": True}
+        try:
+            outcome = rules.end(state)
+        except RuleError as error:
+            return self._refused(item, error)
+        self.state = outcome.state
+        return self._accepted(item, end_json(outcome.result))
 
     def _accepted(self, item: dict[str, Json], result: Json) -> bool:
         assert self.state is not None

@@ -97,7 +97,7 @@ test("a failed call says the caller's points; a round that ends the game names t
   });
 });
 
-test("a Twenty Two round names who took the trick and their points", () => {
+test("a Twenty Two tie for the last trick is said once", () => {
   const game = { ...jhyapGame([0, 0, 0]), ruleset: "twenty-two" };
   const round = {
     number: 1,
@@ -107,10 +107,25 @@ test("a Twenty Two round names who took the trick and their points", () => {
     game: { status: "in_progress", next_round: { number: 2, dealer: 3, starter: 1 }, winners: [] },
   };
   assert.deepEqual(roundHappenings(game, round), [
-    { key: "happened_took", vars: { name: "Bikash", n: 10 } },
-    { key: "happened_took", vars: { name: "Chandra", n: 10 } },
+    { key: "happened_tie", vars: { names: "Bikash, Chandra", n: 10 } },
     { key: "happened_deals", vars: { name: "Chandra" } },
   ]);
+  // Everyone in the trick scores (tie_scores "all"): each one's points, once.
+  const all = {
+    ...round,
+    takers: [1, 2, 3],
+    results: [result(1, 4, 0, 4), result(2, 10, 0, 10), result(3, 10, 0, 10)],
+  };
+  assert.deepEqual(roundHappenings(game, all)[0], {
+    key: "happened_tie_each",
+    vars: { each: "Asha +4, Bikash +10, Chandra +10" },
+  });
+  // One taker: their name and points.
+  const one = { ...round, takers: [2], results: [result(2, 10, 0, 10)] };
+  assert.deepEqual(roundHappenings(game, one)[0], {
+    key: "happened_took",
+    vars: { name: "Bikash", n: 10 },
+  });
 });
 
 test("the final ranking: winners, then the later eliminated, lower totals, those who left last", () => {

@@ -8,6 +8,7 @@ import {
   chosenOptions,
   optionErrors,
   optionProblemText,
+  shownDefault,
 } from "../../scorekeeper/static/js/views/new-game-options.js";
 
 const rules = {
@@ -51,4 +52,24 @@ test("only the options changed on the form are sent, as the service takes them",
   assert.deepEqual(chosenOptions(form, rules), { call_limit: 30, tie_scores: [20, 40, 60] });
   form.values.call_limit = "";
   assert.equal(chosenOptions(form, rules).call_limit, "");
+});
+
+test("Halve at's default offers only what the elimination limit allows", () => {
+  const jhyap = {
+    options: {
+      elimination_limit: { default: 200, allowed: { type: "integer" } },
+      halve_at: { default: [100, 200], allowed: { type: "even_integers" } },
+      call_limit: { default: 5, allowed: { type: "integer" } },
+    },
+  };
+  const form = (values) => ({ ruleset: "jhyap", values, touched: { elimination_limit: true } });
+  assert.deepEqual(
+    shownDefault({ ruleset: "jhyap", values: {}, touched: {} }, jhyap, "halve_at"),
+    [100, 200],
+  );
+  assert.deepEqual(shownDefault(form({ elimination_limit: "100" }), jhyap, "halve_at"), [100]);
+  assert.deepEqual(shownDefault(form({ elimination_limit: "99" }), jhyap, "halve_at"), []);
+  // While the limit is not a whole number yet, the default stays as it is.
+  assert.deepEqual(shownDefault(form({ elimination_limit: "" }), jhyap, "halve_at"), [100, 200]);
+  assert.equal(shownDefault(form({ elimination_limit: "10" }), jhyap, "call_limit"), 5);
 });

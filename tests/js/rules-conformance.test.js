@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 
 import {
   RuleError,
+  endGame,
   join,
   leave,
   playRound,
@@ -27,10 +28,11 @@ function begin(vector) {
   return startGame(ruleset, players, options, vector.dealer, vector.starter);
 }
 
-/** Apply one item (a round, a join or a leave) to `game`. */
+/** Apply one item (a round, a join, a leave or the end by hand) to `game`. */
 function apply(game, item) {
   if ("play" in item) return playRound(game, item.play);
   if ("join" in item) return join(game, item.join.player, item.join.after);
+  if ("end" in item) return endGame(game);
   return leave(game, item.leave.player);
 }
 

@@ -19,6 +19,17 @@ test("the same record shares a place; the next place counts those above", () => 
   assert.deepEqual(places([]), []);
 });
 
+test("equal wins with another average place, or as many more games, take the next place", () => {
+  const rows = [
+    row("Asha", 1, 2, { average_place: 1.5 }),
+    row("Bikash", 1, 2, { average_place: 2 }),
+    row("Chandra", 1, 1, { average_place: 2 }),
+    row("Dev", 1, 1, { average_place: 2 }),
+    row("Esha", 0, 0, { average_place: null }),
+  ];
+  assert.deepEqual(places(rows), [1, 2, 3, 3, 5]);
+});
+
 test("each ruleset played gives its figures, Jhyap first", () => {
   const figures = rulesetFigures(
     row("Asha", 1, 2, {

@@ -25,16 +25,24 @@ from flask.testing import FlaskClient
 from scorekeeper.app import create_app
 from scorekeeper.domain.games import read_game
 from scorekeeper.extensions import db
-from tests.conformance import jhyap_vectors, twenty_two_vectors
+from tests.conformance import hearts_vectors, jhyap_vectors, score_pad_vectors, twenty_two_vectors
 
 FIXTURES = Path(__file__).resolve().parents[1] / "js" / "fixtures" / "provisional.json"
 COMMAND = "python -m tests.offline.generate"
 TIME = "2026-01-01T00:00:00Z"
-ID_FIELDS = {"id", "player", "caller", "after", "leave", "dealer", "starter"}
+ID_FIELDS = {"id", "player", "caller", "after", "leave", "dealer", "starter", "queen", "moon"}
 ID_LISTS = {"winners", "takers"}
+DRAWS = {
+    "jhyap": jhyap_vectors.draw_entry,
+    "twenty-two": twenty_two_vectors.draw_entry,
+    "hearts": hearts_vectors.draw_entry,
+    "score-pad": score_pad_vectors.draw_entry,
+}
+"""Each ruleset's valid entries, drawn from the state as the conformance vectors draw them."""
 
 # name: (ruleset, players, options, seen: steps every phone saw, queued: this phone's steps).
-# A step: "round", ("correct", number), "undo", ("join", name, after seat), ("leave", seat).
+# A step: "round", ("correct", number), "undo", ("join", name, after seat), ("leave", seat),
+# "end" (the table ends the game; never queued: it needs the connection).
 SCENARIOS: dict[str, tuple[str, list[str], dict[str, Any], list[Any], list[Any]]] = {
     "jhyap five rounds and a correction": (
         "jhyap",
@@ -85,6 +93,27 @@ SCENARIOS: dict[str, tuple[str, list[str], dict[str, Any], list[Any], list[Any]]
         ["round"],
         [("join", "Dev", 0), "round", "round"],
     ),
+    "hearts hands, a join and a correction offline": (
+        "hearts",
+        ["Asha", "Bikash", "Chandra"],
+        {"limit": 200},
+        ["round"],
+        ["round", ("join", "Dev", 2), "round", ("correct", 1), "round"],
+    ),
+    "hearts played to the limit offline": (
+        "hearts",
+        ["Asha", "Bikash", "Chandra", "Dipa"],
+        {"limit": 50},
+        [],
+        ["round"] * 12,
+    ),
+    "score-pad ended by the table, undone offline": (
+        "score-pad",
+        ["Asha", "Bikash", "Chandra"],
+        {},
+        ["round", "round", "end"],
+        ["undo", "round", ("correct", 2), ("leave", 1), "round"],
+    ),
 }
 
 
@@ -114,7 +143,7 @@ class Phone:
 
     def create(self, players: list[str], options: dict[str, Any]) -> None:
         body: dict[str, Any] = {"ruleset": self.ruleset, "players": players, "dealer": 0}
-        if self.ruleset == "jhyap":
+        if self.ruleset == "jhyap":  # the one ruleset of these whose table names the starter
             body["starter"] = 1
         answer = self.ok(self.client.post("/api/v1/games", json={**body, "options": options}))
         self.game_id, self.auth = answer["id"], {"Authorization": f"Bearer {answer['token']}"}
@@ -131,10 +160,7 @@ class Phone:
             from scorekeeper.domain.rounds import _state_before
 
             rules, state = _state_before(bound, number)
-        draw = (
-            jhyap_vectors.draw_entry if self.ruleset == "jhyap" else twenty_two_vectors.draw_entry
-        )
-        drawn = draw(self.rng, rules, state)
+        drawn = DRAWS[self.ruleset](self.rng, rules, state)
         # The API's schema takes no null for a hand's total or cards (the rules do).
         for hand in drawn.get("hands", []):
             for field in [name for name, value in hand.items() if value is None]:
@@ -166,8 +192,12 @@ class Phone:
                     break
             self.ok(answer)
             item.update(number=step[1], body=body)
+        elif kind == "end":
+            assert not queued, "the end needs the connection"
+            self.ok(self.client.patch(games, json={"status": "finished"}, headers=self.auth))
+            return
         elif kind == "undo":
-            number = self.next_number() - 1
+            number = self.ok(self.client.get(f"{games}/rounds"))["rounds"][-1]["number"]
             answer = self.client.delete(f"{games}/rounds/{number}", headers=self.auth)
             assert answer.status_code == 204
             item["number"] = number

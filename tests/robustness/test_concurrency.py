@@ -36,7 +36,7 @@ NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha"]
 @pytest.fixture(scope="module")
 def live(live_server: LiveServerFactory) -> LiveServer:
     """A gunicorn server with four sync workers on a fresh database."""
-    return live_server("concurrency", workers=4, threads=1)
+    return live_server("concurrency", workers=4)
 
 
 class Tally:

@@ -55,7 +55,7 @@ RESEND_INTERVAL = 0.05  # seconds a phone waits before resending to a server tha
 def live(live_server: LiveServerFactory) -> LiveServer:
     """A gunicorn server (a master and two sync workers: restarts are quicker than with four) on a
     fresh database, not started."""
-    return live_server("crash", start=False, workers=2, threads=1)
+    return live_server("crash", start=False, workers=2)
 
 
 @pytest.fixture(scope="module")

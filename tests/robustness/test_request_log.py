@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Iterator
@@ -12,7 +13,8 @@ from flask import Flask
 
 from scorekeeper.app import create_app
 from scorekeeper.logs import LOGGER_NAME
-from tests.conftest import TableActions
+from tests.conftest import TableActions, app_on_empty_database
+from tests.live_server import free_port
 
 
 class Lines(logging.Handler):
@@ -135,3 +137,58 @@ def test_a_second_handler_gets_the_same_line_as_stdout(
     client.get("/api/v1/rulesets")
     out = capsys.readouterr().out.strip().splitlines()
     assert out[-1] == log_lines[-1]
+
+
+def test_rate_limits_spend_no_line_of_their_own_and_nothing_from_a_token(
+    database_url: str, log_lines: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with app_on_empty_database(
+        database_url, RATE_LIMITS="on", ROUND_WRITE_LIMIT="1/minute", TOKEN_FAILURE_LIMIT="1/minute"
+    ) as app:
+        table = TableActions(app.test_client())
+        table.create()
+        token = table.token
+        wrong = {"Authorization": "Bearer " + "x" * 24}
+        statuses = [
+            table.post_round(table.jhyap_entry(2, (17, 14, 3))).status_code,
+            table.post_round(table.jhyap_entry(2, (17, 14, 3))).status_code,
+            table.client.delete(f"{table.url}/rounds/1", headers=wrong).status_code,
+            table.client.delete(f"{table.url}/rounds/1", headers=wrong).status_code,
+        ]
+    assert statuses == [201, 429, 403, 429]
+    records = [json.loads(line) for line in log_lines]
+    assert [record["event"] for record in records] == ["request"] * 5  # one line per request
+    printed = capsys.readouterr()
+    hashed = hashlib.sha256(f"Bearer {token}".encode()).hexdigest()
+    for text in [*log_lines, printed.out, printed.err]:
+        assert token not in text and hashed[:8] not in text
+    assert "exceeded at endpoint" not in printed.out + printed.err
+
+
+def test_the_limiters_own_news_is_a_json_line_of_the_log(
+    database_url: str, log_lines: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("redis")
+    unreachable = f"redis://127.0.0.1:{free_port()}/0"
+    with app_on_empty_database(
+        database_url, RATE_LIMITS="on", RATE_LIMIT_STORAGE_URI=unreachable
+    ) as app:
+        created = app.test_client().post(
+            "/api/v1/games", json={"ruleset": "jhyap", "players": ["Asha", "Bikash"]}
+        )
+    assert created.status_code == 201, created.json
+    records = [json.loads(line) for line in log_lines]
+    news = [record for record in records if record["event"] == "rate_limits"]
+    assert news == [
+        {
+            "ts": news[0]["ts"],
+            "event": "rate_limits",
+            "level": "warning",
+            "message": "Rate limit storage unreachable - falling back to in-memory storage",
+        }
+    ]
+    printed = capsys.readouterr()
+    assert "falling back" not in printed.err  # not a plain-text line on stderr any more
+    assert [json.loads(line)["event"] for line in printed.out.splitlines()] == [
+        record["event"] for record in records
+    ]

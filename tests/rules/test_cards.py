@@ -116,7 +116,7 @@ def test_bad_codes_are_rule_errors(code: str) -> None:
     with pytest.raises(RuleError) as caught:
         parse_card(code)
     error = caught.value
-    assert repr(code) in error.message
+    assert error.message.startswith(f'"{code}" is not a card')  # as typed, in double quotes
     assert "like 10H, QS or JK" in error.message
     assert error.message.endswith(".")
     assert error.details == {}

@@ -6,6 +6,7 @@ Every expected number below is worked out by hand from rules.md. Player ids
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -1231,7 +1232,7 @@ def test_hand_of_more_than_5_or_no_cards_is_a_rule_error(count: int) -> None:
 def test_hand_with_a_bad_card_code_is_a_rule_error(bad: str) -> None:
     error = rule_error(table(3), state((0, 0, 0)), A, {A: 0, B: ["AS", bad], C: 9})
     assert error.message == (
-        f"Bikram's card {bad!r} is not a card; "
+        f"Bikram's card {json.dumps(bad, ensure_ascii=False)} is not a card; "
         "write the rank then the suit, like 10H, QS or JK for a joker."
     )
     assert error.details == {"hands": {"1": {"cards": ["Not a card code."]}}}
@@ -1344,7 +1345,7 @@ def test_missing_player_is_a_rule_error(hands: dict[int, int], missing: str, nam
 @pytest.mark.parametrize("player", [99, 0, "22", None, True])
 def test_unknown_player_is_a_rule_error(player: Any) -> None:
     error = rule_error(table(3), state((0, 0, 0)), A, {A: 0, player: 4, C: 9})
-    assert error.message == f"Player {player} is not at this table."
+    assert error.message == f"Player {player} is not in this game."
     assert error.details == {"hands": {"1": {"player": ["Not a player in this game."]}}}
 
 

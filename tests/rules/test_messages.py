@@ -52,8 +52,10 @@ def test_listed_joins_items_as_a_sentence_does(
 def test_unknown_ruleset_lists_the_choices_in_words() -> None:
     with pytest.raises(UnknownRuleset) as caught:
         get_ruleset("poker")
-    assert caught.value.message == "There is no ruleset 'poker'; choose jhyap or twenty-two."
-    assert caught.value.details == {"ruleset": ["Choose jhyap or twenty-two."]}
+    assert caught.value.message == (
+        "There is no ruleset 'poker'; choose jhyap, twenty-two, hearts or score-pad."
+    )
+    assert caught.value.details == {"ruleset": ["Choose jhyap, twenty-two, hearts or score-pad."]}
 
 
 @pytest.mark.parametrize(("count", "dealer"), [(2, 2), (3, -1)])

@@ -270,7 +270,7 @@ def test_join_after_someone_not_at_the_table_is_refused(
 ) -> None:
     rules = table(ruleset)
     error = refusal(rules.join, rules.start(0, None if ruleset is TwentyTwo else 1), DEV, after)
-    assert error.message == f"Player {after} is not at this table, so no one can sit after them."
+    assert error.message == f"Player {after} is not in this game, so no one can sit after them."
     assert error.details == {"join": {"after": ["Not a player in this game."]}}
 
 
@@ -407,7 +407,7 @@ def test_leave_refusals(ruleset: type[Ruleset[Any]]) -> None:
     rules = table(ruleset, 4)
     before = mid_game(rules, (5, 9, 300, 3), dealer=0, starter=1, out={2: 3})
     error = refusal(rules.leave, before, 99)
-    assert error.message == "Player 99 is not at this table."
+    assert error.message == "Player 99 is not in this game."
     assert error.details == {"leave": ["Not a player in this game."]}
     error = refusal(rules.leave, before, C)
     assert error.message == "Chandra was eliminated in round 3 and is already out of the game."

@@ -864,7 +864,7 @@ def test_validation_bad_card_code(round_two, code):
     game, state = round_two
     error = raises_rule_error(game, state, (CAS, "2C"), (ANA, "3C"), (BEN, code))
     assert error.message == (
-        f"Ben's card {code!r} is not a card; "
+        f"Ben's card {json.dumps(code)} is not a card; "
         "write the rank then the suit, like 10H, QS or JK for a joker."
     )
     assert error.details == {"last_trick": {"2": {"card": ["Not a card code."]}}}
@@ -883,7 +883,7 @@ def test_validation_missing_player(round_two):
 def test_validation_extra_unknown_player(round_two, stranger):
     game, state = round_two
     error = raises_rule_error(game, state, (CAS, "2C"), (ANA, "3C"), (BEN, "4C"), (stranger, "5C"))
-    assert error.message == f"Player {stranger} is not at this table."
+    assert error.message == f"Player {stranger} is not in this game."
     assert error.details == {"last_trick": {"3": {"player": ["Not a player in this game."]}}}
 
 

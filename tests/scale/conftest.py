@@ -88,7 +88,6 @@ def pair(
                 database_url=database_url,
                 rate_limits=True,
                 workers=2,
-                threads=4,
                 settings=settings,
             )
             for name in ("scale_a", "scale_b")

@@ -19,6 +19,7 @@ import pytest
 import requests
 
 from scorekeeper import PROJECT_ROOT
+from tests.event_stream import EventStream
 from tests.live_server import LiveServer, free_port
 from tests.scale.conftest import Game, missing
 
@@ -87,6 +88,31 @@ def proxy(pair: Pair) -> Iterator[Proxy]:
         process.terminate()
         process.wait(timeout=10)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_readme_proxy_passes_each_event_on_at_once_from_either_server(
+    pair: Pair, proxy: Proxy
+) -> None:
+    game = Game(proxy)
+    streams = [EventStream(f"{proxy.url}/api/v1/games/{game.id}/events") for _ in range(6)]
+    try:
+        for stream in streams:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            assert stream.next_frame().fields == {"retry": "3000"}
+            assert stream.next_event().fields["id"] == "1"
+        for number in range(1, 5):
+            answer = game.post(pair[number % 2], number)
+            assert answer.status_code == 201, answer.text
+            answered = time.monotonic()
+            for stream in streams:  # an event nginx held back would come late, or not at all
+                event = stream.next_event(timeout=5)
+                assert event.fields["id"] == str(number + 1), proxy.errors()
+                assert event.arrived - answered < 1.0, number
+        for server in pair:  # the streams were balanced over both servers
+            assert f'"path": "/api/v1/games/{game.id}/events"' in server.log_text()
+    finally:
+        for stream in streams:
+            stream.close()
 
 
 def test_the_readme_proxy_balances_and_passes_rounds_on_when_a_server_is_killed(

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import requests
 
+from tests.event_stream import EventStream
 from tests.live_server import LiveServer
 from tests.scale.conftest import REDIS_URL, Game
 from tests.scale.postgres import PrivatePostgres
@@ -29,6 +30,8 @@ UNAVAILABLE = {
     }
 }
 RECOVERY_SECONDS = 10
+ACROSS_SERVERS_SECONDS = 1.0
+"""api.md: a change committed through any server reaches every open stream within 1 s."""
 
 
 def test_rounds_sent_alternately_to_both_servers_are_recorded_once_in_order(pair: Pair) -> None:
@@ -67,6 +70,32 @@ def test_one_idempotency_key_sent_to_both_servers_at_once_records_one_round(pair
         assert server.rounds(game.id) == acknowledged
 
 
+def test_a_round_sent_to_either_server_reaches_the_streams_on_both_within_a_second(
+    pair: Pair,
+) -> None:
+    game = Game(pair[0])
+    # Each server has two workers: enough streams that both workers of both servers hold some.
+    streams = [
+        EventStream(f"{server.url}/api/v1/games/{game.id}/events")
+        for server in pair
+        for _ in range(6)
+    ]
+    try:
+        assert {stream.next_event().fields["id"] for stream in streams} == {"1"}
+        for number in range(1, 7):
+            answer = game.post(pair[number % 2], number)
+            assert answer.status_code == 201, answer.text
+            answered = time.monotonic()
+            for stream in streams:
+                event = stream.next_event(timeout=5)
+                assert event.fields["id"] == str(number + 1)
+                assert event.json["rounds_played"] == number
+                assert event.arrived - answered < ACROSS_SERVERS_SECONDS, number
+    finally:
+        for stream in streams:
+            stream.close()
+
+
 def test_a_games_120_writes_a_minute_hold_across_both_servers_together(
     pair: Pair, redis_prefix: str
 ) -> None:
@@ -90,11 +119,11 @@ def test_a_games_120_writes_a_minute_hold_across_both_servers_together(
     assert [round_["number"] for round_ in before] == list(range(1, 121))
     for server in pair:
         assert server.rounds(game.id) == before
-    # The one count is the game's key in Redis, under the run's prefix.
+    # The one count is the game's key in Redis (the game id alone), under the run's prefix.
     import redis  # the redis_prefix fixture skipped the test if it is missing
 
     counters = redis.Redis.from_url(REDIS_URL)
-    keys = [key.decode() for key in counters.scan_iter(match=f"*/{redis_prefix}/{game.id}:*")]
+    keys = [key.decode() for key in counters.scan_iter(match=f"*/{redis_prefix}/{game.id}/*")]
     counters.close()
     assert len(keys) == 1 and "/round-writes/120/1/minute" in keys[0], keys
 

@@ -84,6 +84,39 @@ def test_tables_record_rounds_resend_and_play_again(live_server: LiveServerFacto
             assert len(server.rounds(game_id)) == recorded
 
 
+async def play_streams(generator: Generator, tables: int) -> dict:
+    """Start ``tables`` tables whose watchers hold event streams; a few seconds' window."""
+    await generator.set_level(tables, arrivals=10, settle=0.5)
+    report = await generator.measure(4)
+    await generator.finish(timeout=10)
+    return report
+
+
+def test_watching_phones_on_the_event_stream_are_timed_from_each_write(
+    live_server: LiveServerFactory,
+) -> None:
+    server = live_server("capacity-streams", rate_limits=True)
+    settings = Settings(
+        base_url=server.url,
+        round_every=(0.3, 0.4),
+        watchers=(2, 2),
+        watch="stream",
+        resend_share=0.0,
+        correction_share=0.0,
+    )
+    generator = Generator(settings)
+    report = run_in_a_thread(play_streams(generator, tables=3))
+
+    assert report["phones"] == 3 * (1 + 2 * 2)  # a scorer; each watcher a stream and its reads
+    kinds = report["kinds"]
+    assert "GET game" not in kinds  # nobody polls
+    assert kinds["event"]["count"] >= 3 * 2 * 5  # each watcher, each of a table's rounds
+    assert kinds["GET rounds"]["count"] > 0
+    for name, kind in kinds.items():
+        assert kind["errors"] == {}, (name, kind["errors"])
+    assert kinds["event"]["statuses"] == {"200": kinds["event"]["count"]}
+
+
 def test_the_report_has_a_row_per_step_and_a_row_per_kind() -> None:
     kind = {
         "count": 10,

@@ -1,28 +1,75 @@
-"""Each ruleset's schemas, found by the ruleset's name: ``rules.RULESETS`` is the one registry.
+"""Each ruleset's schemas: one module here per ruleset, holding ``SCHEMAS`` for the ruleset.
 
-A ruleset called ``"twenty-two"`` has its schemas in ``twenty_two.py`` here, as
-``SCHEMAS`` (a ``RulesetSchemas``); ``tests/api/test_rulesets_registry.py`` lists
+``rules.RULESETS`` is the one registry: this package's modules are read as
+they are found in it, and each says which ruleset its schemas are for
+(``RulesetSchemas.ruleset``); ``tests/api/test_rulesets_registry.py`` lists
 what a ruleset must provide.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from typing import Any
 
+from marshmallow import Schema
+
 from ...rules import RULESETS
-from .base import RulesetSchemas
+from .base import NEXT_ROUND_FIELDS, RulesetSchemas
 
+
+def _found_schemas() -> dict[str, RulesetSchemas]:
+    """The ``SCHEMAS`` of every module of this package, by the ruleset each is for."""
+    found: dict[str, RulesetSchemas] = {}
+    for module in pkgutil.iter_modules(__path__):
+        schemas = getattr(importlib.import_module(f"{__name__}.{module.name}"), "SCHEMAS", None)
+        if isinstance(schemas, RulesetSchemas):
+            found[schemas.ruleset] = schemas
+    return found
+
+
+_FOUND = _found_schemas()
 RULESET_SCHEMAS: dict[str, RulesetSchemas] = {
-    name: importlib.import_module(f"{__name__}.{name.replace('-', '_')}").SCHEMAS
-    for name in RULESETS
+    name: _FOUND[name] for name in RULESETS if name in _FOUND
 }
+"""Every ruleset's schemas, in the registry's order."""
+
+NextRoundSchema = Schema.from_dict(
+    {
+        **NEXT_ROUND_FIELDS,
+        **{
+            name: field
+            for schemas in RULESET_SCHEMAS.values()
+            for name, field in schemas.next_round_fields.items()
+        },
+    },
+    name="NextRoundSchema",
+)
+"""Who deals and starts the coming round, and what each ruleset says of it."""
 
 
-def ruleset_of_entry(body: Any) -> str:
-    """Which ruleset an entry is written for: the one whose fields take all of the body's,
-    else the one sharing most of them (so that a field it does not take is named)."""
+def player_fields() -> dict[str, Any]:
+    """The fields each ruleset adds to a player of the Game."""
+    return {
+        name: field
+        for schemas in RULESET_SCHEMAS.values()
+        for name, field in schemas.player_fields.items()
+    }
+
+
+def rulesets_taking(body: Any) -> list[str]:
+    """The rulesets whose entries have every field of ``body`` (its round number aside)."""
     keys = set(body) - {"number"} if isinstance(body, dict) else set()
+    return [name for name, schemas in RULESET_SCHEMAS.items() if keys <= schemas.entry_fields]
+
+
+def ruleset_of_entry(body: Any, game_ruleset: str | None = None) -> str:
+    """Which ruleset an entry is written for: the game's if its fields take all of the body's,
+    else the one whose fields take all of them, else the one sharing most of them (so that a
+    field it does not take is named)."""
+    keys = set(body) - {"number"} if isinstance(body, dict) else set()
+    if game_ruleset in RULESET_SCHEMAS and keys <= RULESET_SCHEMAS[game_ruleset].entry_fields:
+        return game_ruleset
     return max(
         RULESET_SCHEMAS,
         key=lambda name: (

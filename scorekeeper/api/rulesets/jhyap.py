@@ -50,4 +50,6 @@ class JhyapRoundSchema(RoundBaseSchema):
     results = List(Nested(JhyapResultSchema), required=True)
 
 
-SCHEMAS = RulesetSchemas("Jhyap", JhyapEntrySchema(), JhyapRoundPostSchema(), JhyapRoundSchema())
+SCHEMAS = RulesetSchemas(
+    "jhyap", "Jhyap", JhyapEntrySchema(), JhyapRoundPostSchema(), JhyapRoundSchema()
+)

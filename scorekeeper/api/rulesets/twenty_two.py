@@ -47,5 +47,16 @@ class TwentyTwoRoundSchema(RoundBaseSchema):
 
 
 SCHEMAS = RulesetSchemas(
-    "TwentyTwo", TwentyTwoEntrySchema(), TwentyTwoRoundPostSchema(), TwentyTwoRoundSchema()
+    "twenty-two",
+    "TwentyTwo",
+    TwentyTwoEntrySchema(),
+    TwentyTwoRoundPostSchema(),
+    TwentyTwoRoundSchema(),
+    player_fields={"pile": List(String(), metadata={"description": "Twenty Two: cards kept."})},
+    next_round_fields={
+        "cards_each": Integer(
+            metadata={"description": "Twenty Two: cards the dealer deals to each."}
+        ),
+        "pack": Integer(metadata={"description": "Twenty Two: cards in the pack."}),
+    },
 )

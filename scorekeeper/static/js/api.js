@@ -57,12 +57,22 @@ export const api = {
     request("POST", "/games/import", { body: text, headers: { "Idempotency-Key": key } }).then(
       (r) => r.data,
     ),
+  importGameAtTable: (tableId, token, text, key) =>
+    request("POST", `/tables/${encodeURIComponent(tableId)}/games/import`, {
+      body: text,
+      token,
+      headers: { "Idempotency-Key": key },
+    }).then((r) => r.data),
   game: (id, etag) =>
     request("GET", `/games/${encodeURIComponent(id)}`, {
       headers: etag ? { "If-None-Match": etag } : {},
     }),
-  rounds: (id) =>
-    request("GET", `/games/${encodeURIComponent(id)}/rounds`).then((r) => r.data.rounds),
+  // The game's history; with `after`, only the items numbered above it.
+  rounds: (id, after = null) =>
+    request(
+      "GET",
+      `/games/${encodeURIComponent(id)}/rounds${after === null ? "" : `?after=${after}`}`,
+    ).then((r) => r.data.rounds),
   round: (id, number) =>
     request("GET", `/games/${encodeURIComponent(id)}/rounds/${number}`).then((r) => r.data),
   exportGame: (id) => request("GET", `/games/${encodeURIComponent(id)}/export`).then((r) => r.data),
@@ -86,6 +96,12 @@ export const api = {
     request("PUT", `/games/${encodeURIComponent(id)}/rounds/${number}`, { body, token }).then(
       (r) => r.data,
     ),
+  // The table ends the game (a ruleset that lets it): the Game as it now stands.
+  endGame: (id, token) =>
+    request("PATCH", `/games/${encodeURIComponent(id)}`, {
+      body: { status: "finished" },
+      token,
+    }).then((r) => r.data),
   undoRound: (id, token, number) =>
     request("DELETE", `/games/${encodeURIComponent(id)}/rounds/${number}`, { token }),
   // A join or a leave between rounds; dry run: the would-be game.

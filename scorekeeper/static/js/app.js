@@ -3,7 +3,8 @@
 // (rules/), and the game shows this phone's outbox applied, as provisional, until it is sent.
 //
 // This module starts the page: the language, the router, the outbox banner and the listeners
-// that tie them together. The views are in views/, what they share in state/.
+// that tie them together: the views draw what the live state (state/live.js) holds when it tells
+// them it changed. The views are in views/, what they share in state/.
 
 import { renderOutbox } from "./banner.js";
 import { pickLanguage, setLanguage, t } from "./i18n.js";
@@ -11,30 +12,33 @@ import { registerWorker, renderUpdate } from "./install.js";
 import { onEscape } from "./keyboard.js";
 import { flushAll, onOutboxChange } from "./outbox.js";
 import { route, routeWhenOnline } from "./router.js";
-import { onGameChange, outboxChanged, refreshGame, session } from "./state/game-session.js";
+import { live } from "./state/game-session.js";
 import { store } from "./store.js";
 import { announce } from "./ui.js";
 import { entryOpen, previewWhenOnline, renderEntry } from "./views/entry.js";
 import { gameChanged } from "./views/game.js";
+import { tableChanged } from "./views/table-page.js";
+import { roundLabelIn } from "./round-label.js";
 
-onOutboxChange(async (event) => {
+onOutboxChange((event) => {
   renderOutbox();
   const sentRound = event.type === "sent" && event.item.kind === "round";
-  if (sentRound) announce(t("round_saved", { n: event.answer.number }));
-  const game = session.game;
-  // An answer is followed by the export the outbox asks for (settled): the page is drawn then,
-  // once, with the service's game (or the provisional one while more waits).
-  if (!game || event.gameId !== game.id || event.type === "sent") return;
-  const fromService =
-    event.type === "settled" ||
-    event.type === "discarded" ||
-    (event.type === "failed" && !event.network); // refused: theirs is shown beside mine
-  const redrawn = fromService && (await refreshGame(true));
-  if (!redrawn) outboxChanged();
-  renderOutbox();
+  if (sentRound) announce(t("round_saved", { n: roundLabelIn(event.gameId, event.answer.number) }));
 });
 
-onGameChange(gameChanged);
+// The live state (state/live.js) changed: the page on screen draws it again. A game or table
+// deleted meanwhile: the route shows that it is gone.
+live.subscribe((change) => {
+  if (change.kind === "game") {
+    gameChanged();
+    renderOutbox(); // a clash shows theirs beside mine once their round is here
+  } else if (change.kind === "table") {
+    tableChanged();
+  } else if (change.kind === "deleted") {
+    route();
+  }
+});
+
 window.addEventListener("online", routeWhenOnline);
 window.addEventListener("online", previewWhenOnline);
 document.addEventListener("keydown", onEscape);

@@ -9,6 +9,7 @@ import { store } from "./store.js";
 import { askToEnterAgain, openDraft } from "./state/open-entry.js";
 import { currentRoute, go } from "./state/route.js";
 import { clashItem, noticeItem } from "./views/clash.js";
+import { roundLabelIn } from "./round-label.js";
 
 export function renderOutbox() {
   const boxes = store.outboxes();
@@ -25,7 +26,9 @@ export function renderOutbox() {
     if (head.state === "taken")
       return [clashItem(gameId, head, gameName, numberOf(head), renderOutbox), ...notices];
     if (head.state === "failed") return [failedItem(gameId, head, gameName, queue), ...notices];
-    const number = numberOf(head);
+    if (navigator.onLine === false) return [offlineItem(queue, gameName), ...notices];
+    const number = roundLabelIn(gameId, numberOf(head));
+    // Queued and online: send() is on it, or starts at once.
     const text =
       head.state === "waiting"
         ? t("pending_waiting", { number, game: gameName, attempts: head.attempts })
@@ -33,7 +36,7 @@ export function renderOutbox() {
     return [
       h(
         "div",
-        { class: "pending", "data-testid": "pending" },
+        { class: "pending", "data-testid": "pending", "data-state": head.state },
         h("p", {}, text),
         queue.length > 1 ? h("p", {}, t("pending_more", { n: queue.length - 1 })) : null,
         head.state === "waiting"
@@ -46,6 +49,25 @@ export function renderOutbox() {
   replace(document.getElementById("outbox"), items.flat());
 }
 
+// The phone knows it is offline: nothing is being sent, so the banner says what is kept.
+function offlineItem(queue, gameName) {
+  const rounds = queue.filter((item) => item.kind === "round").length;
+  const n = queue.length;
+  let text;
+  if (rounds === n) text = t(n === 1 ? "pending_offline_round" : "pending_offline_rounds", { n });
+  else text = t(n === 1 ? "pending_offline_change" : "pending_offline_changes", { n });
+  return h(
+    "div",
+    { class: "pending", "data-testid": "pending", "data-state": "offline" },
+    h("p", {}, text),
+    h("p", { class: "detail" }, t("pending_offline_game", { game: gameName })),
+  );
+}
+
+// Going offline or coming back changes what the banner can truly say.
+window.addEventListener("offline", () => renderOutbox());
+window.addEventListener("online", () => renderOutbox());
+
 /** The history number an outbox item is about. */
 export function numberOf(item) {
   return item.body && item.body.number !== undefined ? item.body.number : item.number;
@@ -54,7 +76,7 @@ export function numberOf(item) {
 // Refused for good: sending it again cannot help. An invalid entry (422) can be entered again
 // when nothing waits behind it; otherwise (the game is over, say) the reason and Discard.
 function failedItem(gameId, entry, gameName, queue) {
-  const number = numberOf(entry);
+  const number = roundLabelIn(gameId, numberOf(entry));
   return h(
     "div",
     { class: "pending failed", "data-testid": "pending-failed" },

@@ -7,8 +7,9 @@ export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 export const TT_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
+// A ruleset's name in the page's words: ruleset_<name> ("score-pad": ruleset_score_pad).
 export function rulesetTitle(name) {
-  return name === "jhyap" ? t("ruleset_jhyap") : t("ruleset_twenty_two");
+  return t(`ruleset_${String(name).replaceAll("-", "_")}`);
 }
 
 export function cardText(code) {
@@ -64,8 +65,10 @@ export function tableUrl(id, tab = "") {
   return `#/tables/${encodeURIComponent(id)}${tab ? "/" + tab : ""}`;
 }
 
-// An option's value as the page shows it: lists joined (— when empty), choices in words.
+// An option's value as the page shows it: lists joined (— when empty), choices in words, an
+// option that is off (null) as "none".
 export function optionValueText(value) {
+  if (value === null || value === undefined) return t("value_none");
   if (Array.isArray(value)) return value.join(", ") || "—";
   return typeof value === "string" ? t(`choice_${value}`) : String(value);
 }

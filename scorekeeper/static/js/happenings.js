@@ -9,17 +9,17 @@ export function roundHappenings(game, round) {
     return player ? player.name : "?";
   };
   const said = [];
-  if (game.ruleset === "jhyap" && round.caller !== undefined && !round.caller_succeeded) {
+  if (round.caller !== undefined && !round.caller_succeeded) {
     const caller = round.results.find((r) => r.player === round.caller);
     said.push({
       key: "happened_call_failed",
       vars: { name: name(round.caller), n: caller ? caller.points : 0 },
     });
   }
-  for (const id of round.takers || []) {
-    const taker = round.results.find((r) => r.player === id);
-    said.push({ key: "happened_took", vars: { name: name(id), n: taker ? taker.points : 0 } });
+  if (round.moon !== undefined && round.moon !== null) {
+    said.push({ key: "happened_moon", vars: { name: name(round.moon) } });
   }
+  said.push(...takersSaid(round, name));
   for (const result of round.results) {
     if (result.halved) {
       said.push({
@@ -43,4 +43,21 @@ export function roundHappenings(game, round) {
     said.push({ key: "happened_deals", vars: { name: name(after.next_round.dealer) } });
   }
   return said;
+}
+
+// Who took the last trick: one of them, or a tie said once ("A tie for the last trick: Dev,
+// Bikash, +10 each"), naming each one's points only when they differ.
+function takersSaid(round, name) {
+  const takers = (round.takers || []).map((id) => {
+    const taker = round.results.find((r) => r.player === id);
+    return { name: name(id), n: taker ? taker.points : 0 };
+  });
+  if (takers.length === 1) return [{ key: "happened_took", vars: takers[0] }];
+  if (!takers.length) return [];
+  const names = takers.map((taker) => taker.name).join(", ");
+  if (takers.every((taker) => taker.n === takers[0].n)) {
+    return [{ key: "happened_tie", vars: { names, n: takers[0].n } }];
+  }
+  const each = takers.map((taker) => `${taker.name} +${taker.n}`).join(", ");
+  return [{ key: "happened_tie_each", vars: { each } }];
 }

@@ -39,6 +39,13 @@ export function language() {
   return current;
 }
 
+// The locale numbers and dates are written in: the page's language with Latin digits, the digits
+// of the cards, the pads and every figure the page writes itself, so that a screen never mixes two
+// kinds (docs/phone.md, "Digits").
+export function numberLocale() {
+  return `${current}-u-nu-latn`;
+}
+
 export function t(key, vars = {}) {
   let text = strings[key] ?? fallback[key] ?? key;
   for (const [name, value] of Object.entries(vars)) {

@@ -2,9 +2,12 @@
 // order. Stored in localStorage (store.outbox) as {items, notices}; an item is
 //   {kind: "round", body} | {kind: "correct", number, body} | {kind: "undo", number, target}
 //   | {kind: "seat", body, newcomer}
-// plus {key, token, created, attempts, state, error, shown, recorded}. An item is written with its
+// plus {key, token, created, playedAt, attempts, state, error, shown, recorded}; created is when it
+// was entered, sent as played_at with a round or seat change that did not go out at once
+// (playedAt: decided at the first send). An item is written with its
 // Idempotency-Key before the first send and resent with it until the service answers; then it is
-// "done" (recorded: what the service answered) until an export that holds it is kept. A refusal stops the queue: "failed" (the service's reason stands), or "taken"
+// "done" (recorded: what the service answered) until the history this phone keeps holds it
+// (state/live.js adds the answer to it). A refusal stops the queue: "failed" (the service's reason stands), or "taken"
 // (another phone recorded that number first: the table chooses, views/clash.js).
 // notices: [{number, shown, answer}]: a change the service scored otherwise than the phone showed.
 
@@ -17,6 +20,7 @@ const listeners = new Set();
 const running = new Set();
 const timers = new Map();
 const MAX_DELAY = 8000;
+const SENT_AT_ONCE = 5000; // ms: a change sent within this of its entry is stamped on arrival
 
 export function onOutboxChange(listener) {
   listeners.add(listener);
@@ -112,13 +116,44 @@ function undoneElsewhere(number) {
   return error;
 }
 
+// The latest time the service stamped on the game's history, as this phone last heard (ms).
+function lastStamped(gameId) {
+  const kept = store.exported(gameId);
+  const history = (kept && kept.export && kept.export.rounds) || [];
+  const times = history.map((entry) => entry.round.created_at);
+  for (const item of store.outbox(gameId).items) {
+    if (item.recorded && item.recorded.created_at) times.push(item.recorded.created_at);
+  }
+  return Math.max(0, ...times.map(Date.parse).filter((time) => !Number.isNaN(time)));
+}
+
+// A round's or seat change's body with played_at, when it was entered, if it did not go out at
+// once, and was entered after everything the service has stamped (a change sent before it went
+// late, or this phone's clock is slow: stamped on arrival instead). Decided at its first send and
+// kept: every resend with its key is the same request.
+function sentBody(gameId, item) {
+  if (item.playedAt === undefined) {
+    // An item sent before without it (a page from before played_at) is sent the same again.
+    const entered = Date.parse(item.created);
+    const waited = item.attempts === 0 && Date.now() - entered > SENT_AT_ONCE;
+    item.playedAt = waited && entered >= lastStamped(gameId) ? item.created : null;
+    update(gameId, (box) => {
+      const own = box.items.find((entry) => entry.key === item.key);
+      if (own) own.playedAt = item.playedAt;
+    });
+  }
+  return item.playedAt ? { ...item.body, played_at: item.playedAt } : item.body;
+}
+
 // Send one item; the service's answer (data), or "gone" for an undo already done.
 async function deliver(gameId, item) {
   if (item.kind === "round") {
-    return (await api.postRound(gameId, item.token, item.body, item.key)).data;
+    return (await api.postRound(gameId, item.token, sentBody(gameId, item), item.key)).data;
   }
   if (item.kind === "correct") return api.correctRound(gameId, item.token, item.number, item.body);
-  if (item.kind === "seat") return api.seatChange(gameId, item.token, item.body, item.key);
+  if (item.kind === "seat") {
+    return api.seatChange(gameId, item.token, sentBody(gameId, item), item.key);
+  }
   // An undo carries no key: a resend after a lost answer must find the round gone (404), and
   // must not undo another round that took its number meanwhile (another phone).
   try {
@@ -197,25 +232,10 @@ export async function send(gameId) {
       const item = waiting(gameId)[0];
       if (!item || item.state === "failed" || item.state === "taken") return;
       if (!(await sendOne(gameId, item))) return;
-      await fetchExport(gameId);
     }
   } finally {
     running.delete(gameId);
   }
-}
-
-// The game as the service has it now, after an answer: what it holds leaves the queue (an export
-// asked for after the answer holds it). Offline again: the item stays done until a later one.
-async function fetchExport(gameId) {
-  const asked = Date.now();
-  try {
-    const data = await api.exportGame(gameId);
-    store.saveExport(gameId, data, asked);
-    settled(gameId, data, asked);
-  } catch {
-    // offline again: the answered item stays done (and shown) until a later export
-  }
-  emit({ type: "settled", gameId });
 }
 
 // One item sent: true when the service answered it (the next may go).
@@ -228,8 +248,11 @@ async function sendOne(gameId, item) {
   try {
     answer = await deliver(gameId, item);
   } catch (error) {
-    refused(gameId, item, error);
-    return false;
+    answer = await takenBySameRound(gameId, item, error);
+    if (!answer) {
+      refused(gameId, item, error);
+      return false;
+    }
   }
   update(gameId, (box) => {
     const own = box.items.find((entry) => entry.key === item.key);
@@ -243,13 +266,30 @@ async function sendOne(gameId, item) {
   return true;
 }
 
+// Another phone recorded this number first with the very round this phone meant (two scorers who
+// agree): it is recorded, theirs stands for it, and the queue goes on. Their round, or null.
+async function takenBySameRound(gameId, item, error) {
+  const taken = error instanceof ApiError && error.status === 409 && error.details?.number;
+  if (item.kind !== "round" || !item.shown || !taken) return null;
+  try {
+    const theirs = await api.round(gameId, item.body.number);
+    return sameRound(item.shown, theirs) ? theirs : null;
+  } catch {
+    return null;
+  }
+}
+
 function refused(gameId, item, error) {
   let state = "waiting";
   update(gameId, (box) => {
     const own = box.items.find((entry) => entry.key === item.key);
     if (!own) return;
     own.attempts += 1;
-    if (permanent(error)) {
+    if (own.playedAt && error instanceof ApiError && error.details && error.details.played_at) {
+      // The service refuses the phone's time (its clock is far off): sent again without it.
+      own.playedAt = null;
+      own.state = "waiting";
+    } else if (permanent(error)) {
       // taken: another phone recorded this number first (the 409 names the next one).
       const taken =
         error.status === 409 && Boolean(error.details && error.details.number) && !own.number;
@@ -336,6 +376,24 @@ export function renumber(gameId) {
     head.attempts = 0;
     delete head.error;
     delete head.shown; // scored anew on top of their round: what the difference showed
+  });
+  emit({ type: "queued", gameId });
+  send(gameId);
+}
+
+/**
+ * "Use mine": the head taken by another phone is sent as a correction of that number instead,
+ * so their round becomes mine; what was queued after it keeps its numbers.
+ */
+export function correctWithMine(gameId) {
+  update(gameId, (box) => {
+    const head = box.items.find((item) => item.state !== "done");
+    if (!head || head.state !== "taken" || head.kind !== "round") return;
+    const { number, ...body } = head.body;
+    Object.assign(head, { kind: "correct", number, body, key: newKey("correct") });
+    head.state = "queued";
+    head.attempts = 0;
+    delete head.error;
   });
   emit({ type: "queued", gameId });
   send(gameId);

@@ -2,12 +2,16 @@
 // players knocked out (a later round is better, then a lower total), then those who left (a lower
 // total first). Equal standing shares a place ("1, 2, 2, 4"). Pure: no DOM.
 
-// The group a player ranks in, and what orders the group (lower sorts first).
+import { lowerIsBetter } from "./rules/index.js";
+
+// The group a player ranks in, and what orders the group (lower sorts first): a total counts as
+// it is where a lower total is better, else turned round.
 function standing(game, player) {
+  const score = lowerIsBetter(game.ruleset, game.options) ? player.score : -player.score;
   if (game.winners.includes(player.id)) return [0, 0, 0];
-  if (player.left) return [3, 0, player.score];
-  if (player.eliminated) return [2, -(player.eliminated_in_round || 0), player.score];
-  return [1, 0, player.score];
+  if (player.left) return [3, 0, score];
+  if (player.eliminated) return [2, -(player.eliminated_in_round || 0), score];
+  return [1, 0, score];
 }
 
 function compare(a, b) {

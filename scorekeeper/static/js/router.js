@@ -5,7 +5,7 @@ import { h, replace } from "./dom.js";
 import { gameTitle, gameUrl, watchUrl } from "./format.js";
 import { t } from "./i18n.js";
 import { renderOutbox } from "./banner.js";
-import { session } from "./state/game-session.js";
+import { live, session } from "./state/game-session.js";
 import { store } from "./store.js";
 import { currentRoute, isEntryTab, onShowAgain, parseRoute, setRoute } from "./state/route.js";
 import { errorBox, focusTitle, heading, mainBox } from "./ui.js";
@@ -16,7 +16,8 @@ import { renderHome } from "./views/home.js";
 import { renderNew } from "./views/new-game.js";
 import { renderNewTable } from "./views/new-table.js";
 import { takeScorerLink } from "./views/scorer.js";
-import { renderTableRoute, stopTablePolling } from "./views/table-page.js";
+import { renderTableRoute } from "./views/table-page.js";
+import { roundLabelIn } from "./round-label.js";
 
 // The last route could not be loaded (offline, say): it is tried again when the connection is back.
 let routeFailed = false;
@@ -30,8 +31,8 @@ export async function route() {
   setRoute(next);
   const games = (r) => r.view === "game" || r.view === "watch";
   const sameGame = previous && next.id && previous.id === next.id && games(previous) && games(next);
-  stopTablePolling();
-  if (!sameGame) session.reset();
+  const sameTable = previous && next.view === "table" && previous.view === "table";
+  if (!sameGame && !(sameTable && previous.id === next.id)) live.close();
   resetHistory();
   // Tried again (Retry, or the connection is back) after this view failed to load.
   const retried = routeFailed;
@@ -45,9 +46,9 @@ export async function route() {
     else if (next.view === "new") await renderNew(next.table || null);
     else if (next.view === "new-table") renderNewTable();
     else if (next.view === "table") await renderTableRoute();
-    // The same game, but its last load stopped half way (the game came, its rounds did not):
-    // load it all again, and poll from then on.
-    else await renderGameRoute(!sameGame || !session.rounds || !session.polling);
+    // (The same game whose last load stopped half way, the game came and its rounds did not, is
+    // loaded again.)
+    else await renderGameRoute();
   } catch (error) {
     routeError(error);
   }
@@ -58,8 +59,7 @@ export async function route() {
 async function routeScorer() {
   const next = parseRoute(location.hash);
   setRoute(next);
-  stopTablePolling();
-  session.reset();
+  live.close();
   replace(mainBox(), h("p", { class: "loading" }, t("loading")));
   try {
     await takeScorerLink(next);
@@ -84,7 +84,8 @@ function routeError(error) {
   const game = session.game;
   const known = current.id && game && game.id === current.id;
   let title = t("app_name");
-  if (current.tab === "edit") title = t("edit_round_n", { n: current.number });
+  if (current.tab === "edit")
+    title = t("edit_round_n", { n: roundLabelIn(current.id, current.number) });
   else if (known) title = gameTitle(game);
   else if (current.view === "table") title = (store.table(current.id) || {}).name || title;
   let back = null;

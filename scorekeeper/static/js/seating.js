@@ -6,9 +6,14 @@ export function isSeatChange(item) {
   return Boolean(item && item.seat_change);
 }
 
-// The rounds of a history (seat changes left out).
+// The game's history item is the end of the game by hand ({end: true}), not a round.
+export function isEnd(item) {
+  return Boolean(item && item.end);
+}
+
+// The rounds of a history (seat changes and the end by hand left out).
 export function roundsOnly(items) {
-  return (items || []).filter((item) => !isSeatChange(item));
+  return (items || []).filter((item) => !isSeatChange(item) && !isEnd(item));
 }
 
 // A newcomer's default seat, as the id of the player they sit after: at the dealer's right (just

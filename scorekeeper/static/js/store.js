@@ -29,11 +29,13 @@ export const store = {
   game(id) {
     return this.games().find((game) => game.id === id) || null;
   },
-  // extra: what this phone adds to the entry, e.g. {imported: ISO time} for an imported game.
+  // extra: what this phone adds to the entry, e.g. {imported: ISO time, source} for an imported
+  // game (views/import-file.js).
   saveGame(game, token, extra = {}) {
     const games = this.games().filter((item) => item.id !== game.id);
     const old = this.game(game.id);
     const imported = extra.imported || (old && old.imported) || null;
+    const source = extra.source || (old && old.source) || null; // what an import is a copy of
     games.unshift({
       id: game.id,
       token: token || (old && old.token) || null,
@@ -44,6 +46,7 @@ export const store = {
       updated: game.updated_at,
       table: game.table || null,
       ...(imported ? { imported } : {}),
+      ...(source ? { source } : {}),
     });
     write(GAMES, games);
   },

@@ -1,8 +1,9 @@
 // The base of every ruleset: a table's players and options, the first round, standings and seat
 // changes (rules/base.py). Pure: no method changes its arguments or the ruleset.
 
-import { InvalidOptions } from "./errors.js";
-import { resolveOptions } from "./options.js";
+import { CannotEnd, InvalidOptions } from "./errors.js";
+import { optionMaximum, resolveOptions } from "./options.js";
+import { eliminationEnd } from "./round.js";
 import { joinSeat, leaveSeat } from "./seats.js";
 import { isFinished, lastNumber, isActive, makeState } from "./state.js";
 import { isInteger } from "./words.js";
@@ -21,6 +22,8 @@ export class Ruleset {
   static choosesStarter = false;
   /** What a state's tallies count for each seat, in order. */
   static tallyNames = [];
+  /** What the page needs to draw the ruleset: the descriptor GET /api/v1/rulesets carries. */
+  static descriptor = {};
 
   /** Seat `players` and resolve `options`; unless `check` is false, refuse what the rules don't allow. */
   constructor(players, options = {}, check = true) {
@@ -43,8 +46,8 @@ export class Ruleset {
   }
 
   /** The largest value allowed for `spec`, which may depend on other options. */
-  optionMaximum(spec) {
-    return spec.maximum;
+  optionMaximum(spec, options) {
+    return optionMaximum(spec, options);
   }
 
   // Seats and players
@@ -103,7 +106,11 @@ export class Ruleset {
     const problems = [];
     if (!isSeat(dealer))
       problems.push(["dealer", `The first dealer must be ${seats}.`, `Give ${seats}.`]);
-    if (starter !== null && starter !== undefined && !Rules.choosesStarter) {
+    const given = starter !== null && starter !== undefined;
+    if (given && !Rules.choosesStarter && this.firstStarter(0) === null) {
+      const rule = `In ${Rules.title} no seat starts by rule`;
+      problems.push(["starter", `${rule}, so leave out starter.`, `${rule}.`]);
+    } else if (given && !Rules.choosesStarter) {
       const rule = `In ${Rules.title} the player at the dealer's left starts`;
       problems.push(["starter", `${rule}, so leave out starter.`, `${rule}.`]);
     } else if (starter !== null && starter !== undefined && !isSeat(starter)) {
@@ -119,12 +126,17 @@ export class Ruleset {
         scores: this.players.map(() => 0),
         eliminated_in_round: this.players.map(() => null),
         dealer,
-        starter: starter ?? (dealer + 1) % count,
+        starter: starter ?? this.firstStarter(dealer),
         seating: this.seating,
         tallies: this.players.map(() => Rules.tallyNames.map(() => 0)),
       },
       this.initialExtra(),
     );
+  }
+
+  /** Round 1's starter when the table names none: the dealer's left. */
+  firstStarter(dealer) {
+    return (dealer + 1) % this.players.length;
   }
 
   /** Rebuild a stored state; one stored before seat changes gets their fields (seating, tallies). */
@@ -156,8 +168,62 @@ export class Ruleset {
     return {
       number: lastNumber(state) + 1,
       dealer: this.players[state.dealer].id,
-      starter: this.players[state.starter].id,
+      starter: state.starter === null ? null : this.players[state.starter].id,
     };
+  }
+
+  /** After a round that played `seats`: [eliminated_in_round, winners, finished]. By default the
+   * game ends when at most one player is still in (elimination games). */
+  roundEnd(state, newScores, eliminated, seats) {
+    return eliminationEnd(state, newScores, eliminated, seats);
+  }
+
+  // The end of a game by hand
+
+  /** Whether the table may end a game of these rules and options by hand. */
+  canBeEnded() {
+    return false;
+  }
+
+  /** The table ends the game: {result (as end_json), state}; the winners as the ruleset says. */
+  end(state) {
+    const Rules = this.constructor;
+    if (!this.canBeEnded()) {
+      throw new CannotEnd(
+        `A game of ${Rules.title} ends by its own rules, so it cannot be ended by hand.`,
+        { status: ["This game ends by its own rules."] },
+      );
+    }
+    if (isFinished(state)) {
+      throw new CannotEnd("The game is over already.", { status: ["The game is over."] });
+    }
+    const ended = {
+      ...state,
+      dealer: null,
+      starter: null,
+      winners: this.winnersAtEnd(state),
+      seat_changes: state.seat_changes + 1,
+    };
+    const result = { number: lastNumber(ended), end: true, game: this.standing(ended) };
+    return { result, state: ended };
+  }
+
+  /** The total a newcomer starts with: the highest among the `active` seats. */
+  newcomerScore(state, active) {
+    return Math.max(...active.map((seat) => state.scores[seat]));
+  }
+
+  /** Whether a lower total is better (elimination games, Hearts); else a higher one. */
+  lowerIsBetter() {
+    return true;
+  }
+
+  /** Refuse a leave of the player in `seat` that the ruleset does not allow. */
+  checkLeave() {}
+
+  /** What the state shows of the player in `seat` beside their score (GameState.player_fields). */
+  playerFields() {
+    return {};
   }
 
   // Seat changes between rounds (rules.md, "Seat changes between rounds")

@@ -1,7 +1,7 @@
 // Playing-card codes: parsing, canonical form and point values (rules/cards.py).
 
 import { RuleError } from "./errors.js";
-import { pyRepr } from "./words.js";
+import { shown } from "./words.js";
 
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 export const SUITS = ["S", "H", "D", "C"];
@@ -56,5 +56,5 @@ export function parseCard(code) {
 
 /** The error for a code that names no card. */
 function notACard(code) {
-  return new RuleError(`${pyRepr(code)} is not a card; ${CARD_CODE_HINT}.`);
+  return new RuleError(`${shown(code)} is not a card; ${CARD_CODE_HINT}.`);
 }

@@ -32,3 +32,12 @@ export class UnknownRuleset extends InvalidOptions {
     this.name = "UnknownRuleset";
   }
 }
+
+/** A request to end a game by hand that its rules do not allow now. */
+export class CannotEnd extends RuleError {
+  constructor(message, details = {}) {
+    super(message, details);
+    this.name = "CannotEnd";
+    this.code = "invalid_request";
+  }
+}

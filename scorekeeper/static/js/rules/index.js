@@ -7,15 +7,23 @@
 // as GameState.to_dict() writes it. Refusals throw a RuleError with the server's code, message
 // and details.
 
-import { InvalidOptions, RuleError, UnknownRuleset } from "./errors.js";
+import { CannotEnd, InvalidOptions, RuleError, UnknownRuleset } from "./errors.js";
+import { Hearts } from "./hearts.js";
 import { Jhyap } from "./jhyap.js";
+import { ScorePad } from "./score-pad.js";
 import { copied } from "./state.js";
 import { TwentyTwo } from "./twenty-two.js";
 import { listed, pyRepr } from "./words.js";
 
-export { InvalidOptions, RuleError, UnknownRuleset };
+export { CannotEnd, InvalidOptions, RuleError, UnknownRuleset };
 
-export const RULESETS = Object.freeze({ jhyap: Jhyap, "twenty-two": TwentyTwo });
+/** The registry, in the server's order (rules/registry.py): one line a ruleset. */
+export const RULESETS = Object.freeze({
+  jhyap: Jhyap,
+  "twenty-two": TwentyTwo,
+  hearts: Hearts,
+  "score-pad": ScorePad,
+});
 
 /** The ruleset class called `name`; an UnknownRuleset error for any other name. */
 export function getRuleset(name) {
@@ -24,6 +32,38 @@ export function getRuleset(name) {
   throw new UnknownRuleset(`There is no ruleset ${pyRepr(name)}; choose ${names}.`, {
     ruleset: [`Choose ${names}.`],
   });
+}
+
+/**
+ * The ruleset called `name` as GET /api/v1/rulesets lists it, without its options: its limits and
+ * its descriptor (the kind of its entry, its results' column, its figures...).
+ */
+export function describeRuleset(name) {
+  const Rules = getRuleset(name);
+  return copied({
+    name: Rules.ruleset,
+    title: Rules.title,
+    min_players: Rules.minPlayers,
+    max_players: Rules.maxPlayers,
+    chooses_starter: Rules.choosesStarter,
+    ...Rules.descriptor,
+  });
+}
+
+/** Whether the table may end a game of `ruleset` with `options` by hand (PATCH status finished). */
+export function endsByHand(ruleset, options) {
+  return getRuleset(ruleset).restore([], copied(options)).canBeEnded();
+}
+
+/** Whether a lower total is better in a game of `ruleset` with `options` (else a higher one). */
+export function lowerIsBetter(ruleset, options) {
+  return getRuleset(ruleset).restore([], copied(options)).lowerIsBetter();
+}
+
+/** What the state of `game` shows of the player in `seat` beside their score (a score pile). */
+export function playerFields(game, seat) {
+  const [rules, state] = bind(game);
+  return rules.playerFields(state, seat);
 }
 
 /** The game as JSON from bound rules and a state. */
@@ -78,6 +118,19 @@ export function leave(game, player) {
   const [rules, state] = bind(game);
   const outcome = rules.leave(state, player);
   return { result: outcome.result, state: outcome.state, game: gameOf(rules, outcome.state) };
+}
+
+/** The table ends the game by hand: {result (as end_json), state, game}; a CannotEnd if not. */
+export function endGame(game) {
+  const [rules, state] = bind(game);
+  const outcome = rules.end(state);
+  return { ...outcome, game: gameOf(rules, outcome.state) };
+}
+
+/** Whether the table may end `game` by hand (its ruleset and options allow it). */
+export function canBeEnded(game) {
+  const [rules] = bind(game);
+  return rules.canBeEnded();
 }
 
 /** The game's status, next round and winners (player ids), as a round's `game` shows them. */

@@ -6,7 +6,7 @@ import { RuleError } from "./errors.js";
 import { optionSpec } from "./options.js";
 import { checkOnePerActive, roundResult, stateAfter } from "./round.js";
 import { isActive, isFinished } from "./state.js";
-import { countOf, isInteger, pyRepr } from "./words.js";
+import { countOf, isInteger, shown } from "./words.js";
 
 export const MAX_HAND_CARDS = 5;
 export const MAX_HAND_TOTAL = 50;
@@ -24,6 +24,49 @@ export class Jhyap extends Ruleset {
   static maxPlayers = 5;
   static choosesStarter = true;
   static tallyNames = ["rounds_played", "calls", "calls_won", "halvings", "hand_total"];
+  /** What the page needs to draw the ruleset (the server's descriptor, GET /rulesets). */
+  static descriptor = {
+    entry: {
+      kind: "caller_and_totals",
+      max_total: 50,
+      max_cards: 5,
+    },
+    results: {
+      column: "hand",
+    },
+    summary: "call",
+    starter: "starts",
+    next_round: [],
+    player: [],
+    limit: "elimination_limit",
+    figures: [
+      {
+        name: "rounds_played",
+        words: "fig_rounds",
+      },
+      {
+        name: "calls_won",
+        words: "fig_calls",
+        of: "calls",
+      },
+      {
+        name: "caught",
+        words: "fig_caught",
+      },
+      {
+        name: "halvings",
+        words: "fig_halvings",
+      },
+      {
+        name: "average_hand",
+        words: "fig_average",
+      },
+      {
+        name: "eliminations",
+        words: "fig_out",
+      },
+    ],
+  };
   static optionSpecs = [
     optionSpec("call_limit", 5, "integer", { minimum: 0, maximum: 50 }),
     optionSpec("caller_penalty", 30, "integer", { minimum: 0, maximum: 1000 }),
@@ -43,15 +86,6 @@ export class Jhyap extends Ruleset {
       choices: ["lowest_hand", "round_winner"],
     }),
   ];
-
-  /** halve_at scores may not exceed the elimination limit. */
-  optionMaximum(spec, options) {
-    if (spec.name === "halve_at") {
-      const limit = options.elimination_limit;
-      return isInteger(limit) ? limit : 0;
-    }
-    return spec.maximum;
-  }
 
   /** The entry from its JSON form: the caller, and each hand's player and total or cards. */
   parseEntry(raw) {
@@ -154,7 +188,7 @@ export class Jhyap extends Ruleset {
         try {
           return parseCard(code);
         } catch {
-          const message = `${name}'s card ${pyRepr(code)} is not a card; ${CARD_CODE_HINT}.`;
+          const message = `${name}'s card ${shown(code)} is not a card; ${CARD_CODE_HINT}.`;
           throw fail(index, message, "Not a card code.", "cards");
         }
       });

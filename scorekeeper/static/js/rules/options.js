@@ -6,7 +6,8 @@ import { countOf, isInteger, listed, pyRepr } from "./words.js";
 /**
  * One option of a ruleset: its default and the values it allows.
  * `kind` is "integer", "choice" or "even_integers"; `cappedBy` names the option whose value is
- * this one's maximum; `defaultFor(players)` gives the default when it depends on the table size.
+ * this one's maximum; `defaultFor(players)` gives the default when it depends on the table size;
+ * `optional` allows null (the option is off).
  */
 export function optionSpec(name, defaultValue, kind, more = {}) {
   return Object.freeze({
@@ -19,6 +20,7 @@ export function optionSpec(name, defaultValue, kind, more = {}) {
     maxItems: more.maxItems ?? null,
     cappedBy: more.cappedBy ?? null,
     defaultFor: more.defaultFor ?? null,
+    optional: more.optional ?? false,
   });
 }
 
@@ -26,6 +28,13 @@ export function optionSpec(name, defaultValue, kind, more = {}) {
 function defaultValue(spec, playerCount) {
   const value = spec.defaultFor ? spec.defaultFor(playerCount) : spec.default;
   return Array.isArray(value) ? [...value] : value;
+}
+
+/** The largest value `spec` allows: its own, or the value of the option capping it. */
+export function optionMaximum(spec, options) {
+  if (spec.cappedBy === null) return spec.maximum;
+  const cap = options[spec.cappedBy];
+  return isInteger(cap) ? cap : 0;
 }
 
 /** Check the given options of `rules` (unless told not to) and fill in the defaults. */
@@ -61,8 +70,10 @@ export function resolveOptions(rules, given, check = true) {
     const details = Object.fromEntries(problems.map(([name, [, detail]]) => [name, [detail]]));
     throw new InvalidOptions(problems[0][1][0], { options: details });
   }
-  if (Array.isArray(resolved.halve_at)) {
-    resolved.halve_at = [...resolved.halve_at].sort((a, b) => a - b);
+  for (const spec of specs) {
+    if (spec.kind === "even_integers" && Array.isArray(resolved[spec.name])) {
+      resolved[spec.name] = [...resolved[spec.name]].sort((a, b) => a - b);
+    }
   }
   return resolved;
 }
@@ -71,6 +82,7 @@ export function resolveOptions(rules, given, check = true) {
 function optionProblem(rules, spec, value, options) {
   const { name, minimum } = spec;
   const maximum = rules.optionMaximum(spec, options);
+  if (spec.optional && value === null) return null;
   if (spec.kind === "choice") {
     if (spec.choices.includes(value)) return null;
     const choices = listed(spec.choices, "or");
@@ -78,6 +90,12 @@ function optionProblem(rules, spec, value, options) {
   }
   if (spec.kind === "integer") {
     if (isInteger(value) && minimum <= value && value <= maximum) return null;
+    if (spec.optional) {
+      return [
+        `The option ${name} must be a whole number from ${minimum} to ${maximum}, or null for none.`,
+        `give a whole number from ${minimum} to ${maximum}, or null.`,
+      ];
+    }
     return [
       `The option ${name} must be a whole number from ${minimum} to ${maximum}.`,
       `give a whole number from ${minimum} to ${maximum}.`,

@@ -15,7 +15,7 @@ export function checkOnePerActive(rules, state, playerIds, fieldName, noun) {
     const seat = rules.seatOf(playerId);
     if (seat === null) {
       throw new RuleError(
-        `Player ${pyStr(playerId)} is not at this table.`,
+        `Player ${pyStr(playerId)} is not in this game.`,
         problem(index, "Not a player in this game."),
       );
     }
@@ -70,7 +70,7 @@ export function stateAfter(
   tallies,
   extra = {},
 ) {
-  const [out, winners, finished] = finishRound(state, scores, eliminated, seats);
+  const [out, winners, finished] = rules.roundEnd(state, scores, eliminated, seats);
   const after = makeState(
     {
       rounds_played: state.rounds_played + 1,
@@ -90,7 +90,7 @@ export function stateAfter(
 }
 
 /** Rules 6 and 8 (Twenty Two 5 and 7): [eliminated_in_round, winners, finished] after a round. */
-function finishRound(state, newScores, eliminated, lowSeats) {
+export function eliminationEnd(state, newScores, eliminated, lowSeats) {
   const number = lastNumber(state) + 1;
   const out = state.eliminated_in_round.map((was, seat) =>
     eliminated.includes(seat) ? number : was,
@@ -104,6 +104,13 @@ function finishRound(state, newScores, eliminated, lowSeats) {
     return [out, winners, true];
   }
   return [out, [], false];
+}
+
+/** The seats among `seats` with the lowest (or highest) total, in seat order. */
+export function bestTotals(scores, seats, lowest) {
+  const values = seats.map((seat) => scores[seat]);
+  const best = lowest ? Math.min(...values) : Math.max(...values);
+  return [...seats].sort(bySeat).filter((seat) => scores[seat] === best);
 }
 
 /**
@@ -123,7 +130,7 @@ export function roundResult(rules, before, after, { seats, points, row, halved, 
   return {
     number: lastNumber(after),
     dealer: rules.players[before.dealer].id,
-    starter: rules.players[before.starter].id,
+    starter: before.starter === null ? null : rules.players[before.starter].id,
     ...fields,
     results,
     game: rules.standing(after),

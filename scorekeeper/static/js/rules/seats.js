@@ -15,7 +15,7 @@ export function joinSeat(rules, state, newcomer, after) {
   const afterSeat = rules.seatOf(after);
   if (afterSeat === null) {
     throw new RuleError(
-      `Player ${pyStr(after)} is not at this table, so no one can sit after them.`,
+      `Player ${pyStr(after)} is not in this game, so no one can sit after them.`,
       { join: { after: ["Not a player in this game."] } },
     );
   }
@@ -33,10 +33,9 @@ export function joinSeat(rules, state, newcomer, after) {
     );
   }
   const at = afterSeat + 1;
-  const seatAfter = (seat) => (seat >= at ? seat + 1 : seat);
+  const seatAfter = (seat) => (seat !== null && seat >= at ? seat + 1 : seat);
   const seated = Rules.restore(inserted(rules.players, at, newcomer), rules.options);
-  // The newcomer starts with the highest total among the players still in.
-  const score = Math.max(...active.map((seat) => state.scores[seat]));
+  const score = rules.newcomerScore(state, active);
   let joined = {
     ...state,
     scores: inserted(state.scores, at, score),
@@ -66,7 +65,7 @@ export function leaveSeat(rules, state, player) {
   }
   const seat = rules.seatOf(player);
   if (seat === null) {
-    throw new RuleError(`Player ${pyStr(player)} is not at this table.`, {
+    throw new RuleError(`Player ${pyStr(player)} is not in this game.`, {
       leave: ["Not a player in this game."],
     });
   }
@@ -81,6 +80,7 @@ export function leaveSeat(rules, state, player) {
       { leave: ["Eliminated."] },
     );
   }
+  rules.checkLeave(state, seat);
   let gone = {
     ...state,
     left: state.left.map((was, s) => was || s === seat),

@@ -6,7 +6,7 @@ import { RuleError } from "./errors.js";
 import { optionSpec } from "./options.js";
 import { checkOnePerActive, roundResult, stateAfter } from "./round.js";
 import { activeSeats, inserted, isFinished } from "./state.js";
-import { pyRepr } from "./words.js";
+import { shown } from "./words.js";
 
 export const DECK_SIZE = 52;
 
@@ -32,6 +32,38 @@ export class TwentyTwo extends Ruleset {
   static maxPlayers = 6;
   static choosesStarter = false;
   static tallyNames = ["rounds_played", "tricks_taken", "points_taken"];
+  /** What the page needs to draw the ruleset (the server's descriptor, GET /rulesets). */
+  static descriptor = {
+    entry: {
+      kind: "one_card_each",
+    },
+    results: {
+      column: "card",
+    },
+    summary: "trick",
+    starter: "leads",
+    next_round: ["cards_each", "pack"],
+    player: ["pile"],
+    limit: "elimination_limit",
+    figures: [
+      {
+        name: "rounds_played",
+        words: "fig_rounds",
+      },
+      {
+        name: "tricks_taken",
+        words: "fig_tricks",
+      },
+      {
+        name: "points_taken",
+        words: "fig_points",
+      },
+      {
+        name: "eliminations",
+        words: "fig_out",
+      },
+    ],
+  };
   static optionSpecs = [
     optionSpec("elimination_limit", 22, "integer", { minimum: 1, maximum: 1000 }),
     optionSpec("first_deal", 7, "integer", { minimum: 1, maximum: 26 }),
@@ -39,9 +71,9 @@ export class TwentyTwo extends Ruleset {
   ];
 
   /** The first deal must leave a card for everyone: at most floor(52 / players). */
-  optionMaximum(spec) {
+  optionMaximum(spec, options) {
     if (spec.name === "first_deal") return Math.floor(DECK_SIZE / this.players.length);
-    return spec.maximum;
+    return super.optionMaximum(spec, options);
   }
 
   /** Empty score piles and the first deal size. */
@@ -107,6 +139,11 @@ export class TwentyTwo extends Ruleset {
       },
     });
     return { result, state: after };
+  }
+
+  /** The cards the player in `seat` keeps in their score pile. */
+  playerFields(state, seat) {
+    return { pile: [...state.piles[seat]] };
   }
 
   /** Rule 2: deal `value` cards each, or the pack shared out evenly, never below 1. */
@@ -176,7 +213,7 @@ export class TwentyTwo extends Ruleset {
       try {
         card = parseCard(play.card);
       } catch {
-        const message = `${name}'s card ${pyRepr(play.card)} is not a card; ${CARD_CODE_HINT}.`;
+        const message = `${name}'s card ${shown(play.card)} is not a card; ${CARD_CODE_HINT}.`;
         throw fail(index, message, "Not a card code.");
       }
       if (isJoker(card)) {

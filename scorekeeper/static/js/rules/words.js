@@ -55,6 +55,18 @@ function pyFloat(value) {
   return text.replace(/e([+-])(\d)$/, "e$10$2");
 }
 
+/**
+ * A value the table sent, as a person reads it in a sentence (rules/words.py `shown`): text in
+ * double quotes, each character that does not show written as its code point ("KH<U+0000>");
+ * anything else as JSON writes it (12, null).
+ */
+export function shown(value) {
+  if (typeof value !== "string") return JSON.stringify(value === undefined ? null : value);
+  const point = (char) => char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+  const each = (char) => (char === " " || !UNPRINTABLE.test(char) ? char : `<U+${point(char)}>`);
+  return `"${Array.from(value, each).join("")}"`;
+}
+
 /** A value as a Python f-string writes it: text as it is, anything else as `repr`. */
 export function pyStr(value) {
   return typeof value === "string" ? value : pyRepr(value);

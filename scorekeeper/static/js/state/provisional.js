@@ -6,7 +6,17 @@
 // A queued item is {kind: "round", key, body} | {kind: "correct", key, number, body} |
 // {kind: "undo", key, number} | {kind: "seat", key, body, newcomer?: {id, name, rosterId}}.
 
-import { join, leave, playRound, RuleError, standing, startGame } from "../rules/index.js";
+import {
+  endGame,
+  getRuleset,
+  join,
+  leave,
+  playerFields,
+  playRound,
+  RuleError,
+  standing,
+  startGame,
+} from "../rules/index.js";
 
 /** A round's entry as the rules take it: the body without the number the phone expects. */
 export function entryOf(body) {
@@ -37,12 +47,16 @@ function firstGame(exported) {
     .filter((p) => !joined.has(p.id))
     .sort((a, b) => a.id - b.id)
     .map(({ id, name }) => ({ id, name }));
-  const starter = game.ruleset === "jhyap" ? game.setup.starter : null;
+  const starter = getRuleset(game.ruleset).choosesStarter ? game.setup.starter : null;
   return startGame(game.ruleset, founders, game.options, game.setup.dealer, starter);
 }
 
 /** Apply one stored or queued history item to `rules`: {game, item (as the history shows it)}. */
 function applyItem(rules, entry, stored, names) {
+  if (stored && stored.end) {
+    const outcome = endGame(rules);
+    return { game: outcome.game, item: outcome.result };
+  }
   const change = stored && stored.seat_change;
   if (change && change.join) {
     const joined = change.join;
@@ -84,13 +98,13 @@ function replayExport(exported) {
     rules = after.game;
     history.push({ number: item.number, entry: item.entry, round: item.round, rules, key: null });
   }
-  return { start, history, names };
+  return { start, history, names, revision: exported.game.history_revision ?? 0 };
 }
 
 /** History items `from` on replayed again after the entry of `number` became `entry`. */
 function replayFrom(start, history, number, entry, names) {
   const at = history.findIndex((item) => item.number === number);
-  if (at < 0 || history[at].round.seat_change) {
+  if (at < 0 || history[at].round.seat_change || history[at].round.end) {
     throw new RuleError(`Round ${number} has not been played in this game.`, { number: [] });
   }
   let rules = at === 0 ? start : history[at - 1].rules;
@@ -98,7 +112,7 @@ function replayFrom(start, history, number, entry, names) {
   const changed = [];
   for (const item of history.slice(at)) {
     const own = item.number === number;
-    const stored = item.round.seat_change ? item.round : null;
+    const stored = item.round.seat_change || item.round.end ? item.round : null;
     let after;
     try {
       after = applyItem(rules, own ? entry : item.entry, stored, names);
@@ -143,12 +157,12 @@ function applyQueued(state, queued) {
   }
   if (queued.kind === "correct") {
     const replayed = replayFrom(start, history, queued.number, entryOf(queued.body), names);
-    return { ...state, history: replayed.history };
+    return { ...state, history: replayed.history, revision: state.revision + 1 };
   }
   if (!last || last.number !== queued.number) {
     throw new RuleError(`Only the last round or seat change can be undone.`, { number: [] });
   }
-  return { ...state, history: history.slice(0, -1) };
+  return { ...state, history: history.slice(0, -1), revision: state.revision + 1 };
 }
 
 /** The roster id of each player the export knows, and of newcomers queued from the roster. */
@@ -160,8 +174,11 @@ function rosterIds(exported, queue) {
   return ids;
 }
 
-/** The Game resource (serializers.game_body) of the rules' game `rules`. */
-export function gameBody(base, rules, roster) {
+/**
+ * The Game resource (serializers.game_body) of the rules' game `rules`; `revision`: its history's
+ * revision (raised by each correction and undo).
+ */
+export function gameBody(base, rules, roster, revision) {
   const state = rules.state;
   const now = standing(rules);
   return {
@@ -180,11 +197,12 @@ export function gameBody(base, rules, roster) {
       eliminated_in_round: state.eliminated_in_round[seat],
       left: state.left[seat],
       roster_id: roster.get(player.id) ?? null,
-      ...(state.piles ? { pile: [...state.piles[seat]] } : {}),
+      ...playerFields(rules, seat),
     })),
     rounds_played: state.rounds_played,
     next_round: now.next_round,
     winners: now.winners,
+    history_revision: revision,
     created_at: base.created_at,
     updated_at: base.updated_at,
   };
@@ -210,7 +228,7 @@ export function provisionalGame(exported, queue = []) {
   const rules = history.length ? history[history.length - 1].rules : state.start;
   const roster = rosterIds(exported, queue);
   return {
-    game: gameBody(exported.game, rules, roster),
+    game: gameBody(exported.game, rules, roster, state.revision),
     rounds: history.map((item) => item.round),
     entries: history.map(({ number, entry, round }) => ({ number, entry, round })),
     made: new Map(history.filter((item) => item.key).map((item) => [item.number, item.key])),
@@ -247,7 +265,7 @@ export function previewCorrection(exported, queue, number, body) {
   const rescored = {
     rounds: later,
     changed: again.changed,
-    game: gameBody(exported.game, rules, rosterIds(exported, queue)),
+    game: gameBody(exported.game, rules, rosterIds(exported, queue), state.revision + 1),
   };
   return { ...corrected, dry_run: true, rescored };
 }

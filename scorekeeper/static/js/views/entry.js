@@ -4,13 +4,13 @@
 
 import { api, NetworkError } from "../api.js";
 import { h, replace } from "../dom.js";
-import { activePlayers, gameTitle, gameUrl } from "../format.js";
+import { activePlayers, gameUrl } from "../format.js";
 import { t } from "../i18n.js";
 import { enqueue, replaceRefused, stopped, waiting } from "../outbox.js";
 import { store } from "../store.js";
 import { canEnterAgain, renderOutbox } from "../banner.js";
 import { previewCorrection, previewRound } from "../state/provisional.js";
-import { canWrite, refreshGame, session } from "../state/game-session.js";
+import { canWrite, live, refreshGame, session } from "../state/game-session.js";
 import { openDraft, setOpenDraft, takeEnterAgain } from "../state/open-entry.js";
 import { currentRoute } from "../state/route.js";
 import { roundsOnly } from "../seating.js";
@@ -24,16 +24,28 @@ import {
   newDraft,
   nextEmptyHand,
 } from "./entry-draft.js";
+import { heartsEntry } from "./hearts-entry.js";
 import { jhyapEntry } from "./jhyap-entry.js";
+import { pointsEntry } from "./points-entry.js";
 import { renderPreview } from "./preview.js";
 import { stopChanging, twentyTwoEntry } from "./twenty-two-entry.js";
+import { roundLabel } from "../round-numbers.js";
 
 // Which dry run is the latest: an answer to an older one is dropped.
 let previewSeq = 0;
 
-// What the entry's parts may do: `changed` after a change to the entry, `save` keeps the draft on
-// this phone, `redraw` draws the entry again.
-const actions = { changed, save: saveDraft, redraw: renderEntry };
+// What the entry's parts may do: `changed` after a change to the entry, `typed` after a change
+// typed into a field (the form stays as it is, only the preview follows), `save` keeps the draft
+// on this phone, `redraw` draws the entry again.
+const actions = { changed, typed, save: saveDraft, redraw: renderEntry };
+
+// Each kind of entry's widget (entry-draft.js names the kinds).
+const WIDGETS = {
+  jhyap: jhyapEntry,
+  tt: twentyTwoEntry,
+  hearts: heartsEntry,
+  points: pointsEntry,
+};
 
 function saveDraft() {
   const draft = openDraft();
@@ -67,7 +79,7 @@ export async function startEntry() {
   const prefill = takeEnterAgain(gameId);
   // A refused round goes to the game's next round as it is now, not as this phone last saw it
   // (offline: the form works from what this phone has).
-  if (prefill) await refreshGame(true);
+  if (prefill) await refreshGame();
   // Another tap may have moved on while the game was loading: draw only on this game's round tab.
   const current = currentRoute();
   if (!current || current.view !== "game" || current.tab !== "round" || current.id !== gameId) {
@@ -120,7 +132,7 @@ export async function startEdit(number) {
   if (current.tab !== "edit" || current.id !== game.id || current.number !== number) return;
   const item = entries.find((r) => r.number === number);
   const round = session.rounds.find((r) => r.number === number);
-  if (!item || !round) {
+  if (!item || !item.entry || !round) {
     location.hash = gameUrl(game.id, "history");
     return;
   }
@@ -150,6 +162,16 @@ function changed() {
   saveDraft();
   renderEntry();
   if (draft.complete) requestPreview({ reveal: completed });
+}
+
+function typed() {
+  const draft = openDraft();
+  draft.complete = entryComplete(draft);
+  draft.preview = null;
+  draft.previewError = null;
+  saveDraft();
+  if (draft.complete) requestPreview();
+  else showPreview();
 }
 
 // reveal: scroll the Confirm button into view when it can be tapped (after a tap that completed
@@ -213,16 +235,15 @@ export function renderEntry() {
   const game = session.game;
   const title =
     draft.mode === "new"
-      ? t("record_round", { n: draft.number })
-      : t("edit_round_n", { n: draft.number });
+      ? t("record_round", { n: roundLabel(session.rounds, draft.number) })
+      : t("edit_round_n", { n: roundLabel(session.rounds, draft.number) });
   const back = gameUrl(game.id, draft.mode === "new" ? "" : "history");
   replace(
     mainBox(),
     heading(title),
-    h("p", { class: "subtitle" }, gameTitle(game)),
-    draft.kind === "jhyap"
-      ? jhyapEntry(draft, game, actions)
-      : twentyTwoEntry(draft, game, actions),
+    // A game with no name is its players: the entry shows them all below.
+    game.name ? h("p", { class: "subtitle" }, game.name) : null,
+    WIDGETS[draft.kind](draft, game, actions),
     h("section", {
       id: "preview",
       class: "preview",
@@ -261,9 +282,10 @@ async function confirmEntry(event) {
   const shown = draft.preview ? withoutDryRun(draft.preview) : null;
   const queue = () =>
     enqueue(game.id, token, { kind: "correct", number: draft.number, body, shown });
+  const item = { kind: "correct", number: draft.number, body };
   try {
     if (waiting(game.id).length || navigator.onLine === false) queue();
-    else await api.correctRound(game.id, token, draft.number, body);
+    else await live.write(() => api.correctRound(game.id, token, draft.number, body), item);
   } catch (error) {
     if (error instanceof NetworkError) {
       queue(); // a PUT sent again does the same: safe to resend
@@ -276,10 +298,8 @@ async function confirmEntry(event) {
       return;
     }
   }
-  announce(t("corrected", { n: draft.number }));
+  announce(t("corrected", { n: roundLabel(session.rounds, draft.number) }));
   if (openDraft() === draft) setOpenDraft(null);
-  // Offline right after saving: the history catches up on the next poll.
-  await refreshGame(true);
   location.hash = gameUrl(game.id, "history");
 }
 

@@ -6,12 +6,14 @@ import { h } from "../dom.js";
 import { gameUrl, playerName } from "../format.js";
 import { t } from "../i18n.js";
 import { store } from "../store.js";
-import { refreshGame, session } from "../state/game-session.js";
+import { live, refreshGame, session } from "../state/game-session.js";
 import { mustQueue, undoLast } from "../state/offline-changes.js";
 import { currentRoute } from "../state/route.js";
 import { announce, errorBox } from "../ui.js";
-import { isSeatChange } from "../seating.js";
-import { resultsTable, roundSummary, seatChangeText } from "./results.js";
+import { isEnd, isSeatChange } from "../seating.js";
+import { endText, resultsTable, roundSummary, seatChangeText } from "./results.js";
+import { scoreSheet } from "./score-sheet.js";
+import { roundLabel } from "../round-numbers.js";
 
 // The round a pending "Yes, undo round N" was opened for ({number, seen}: seen is the round as
 // the service showed it then, see roundSeen), or null.
@@ -25,6 +27,10 @@ export function resetHistory() {
   confirmUndo = null;
   message = null;
 }
+
+// How History is laid out: "cards" (a card a round, with Edit and Undo) or "sheet" (the score
+// sheet, views/score-sheet.js). The phone's choice while the page is open.
+let layout = "cards";
 
 // game, rounds: as the service sent them; writable: this phone may change rounds; redraw: draws
 // the game page again.
@@ -42,20 +48,60 @@ export function historyView(game, rounds, writable, redraw) {
     "section",
     { class: "history", "aria-labelledby": "history-heading" },
     h("h2", { id: "history-heading", class: "visually-hidden" }, t("tab_history")),
-    h(
-      "ol",
-      { class: "rounds", reversed: true },
-      rounds
-        .slice()
-        .reverse()
-        .map((round) => roundItem(game, round, round === last, writable, redraw)),
-    ),
+    layoutSwitch(redraw),
+    layout === "sheet"
+      ? scoreSheet(game, rounds)
+      : roundCards(game, rounds, last, writable, redraw),
   );
 }
 
+// Cards or the score sheet: two buttons, the one shown pressed.
+function layoutSwitch(redraw) {
+  const choice = (key, label) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: ["secondary", layout === key && "current"],
+        "aria-pressed": String(layout === key),
+        "data-key": `layout-${key}`,
+        "data-testid": `history-${key}`,
+        onclick: () => {
+          layout = key;
+          redraw();
+        },
+      },
+      label,
+    );
+  return h(
+    "div",
+    { class: "layout-switch", role: "group", "aria-label": t("history_layout") },
+    choice("cards", t("history_cards")),
+    choice("sheet", t("score_sheet")),
+  );
+}
+
+function roundCards(game, rounds, last, writable, redraw) {
+  return h(
+    "ol",
+    { class: "rounds", reversed: true },
+    rounds
+      .slice()
+      .reverse()
+      .map((round) => roundItem(game, round, round === last, writable, redraw)),
+  );
+}
+
+// The words of a history item that is not a round (a seat change, the end), or null.
+function otherText(game, item) {
+  if (isSeatChange(item)) return seatChangeText(game, item);
+  if (isEnd(item)) return endText(game, item);
+  return null;
+}
+
 function roundItem(game, round, isLast, writable, redraw) {
-  if (isSeatChange(round)) return seatChangeItem(game, round, isLast, writable, redraw);
-  const title = t("round_n", { n: round.number });
+  if (otherText(game, round) !== null) return seatChangeItem(game, round, isLast, writable, redraw);
+  const title = t("round_n", { n: roundLabel(session.rounds, round.number) });
   return h(
     "li",
     { class: "round", "data-testid": `round-${round.number}` },
@@ -89,12 +135,12 @@ function roundItem(game, round, isLast, writable, redraw) {
   );
 }
 
-// A join or a leave: one line, and Undo when it is the last item.
+// A join, a leave or the end by hand: one line, and Undo when it is the last item.
 function seatChangeItem(game, item, isLast, writable, redraw) {
   return h(
     "li",
     { class: "round seat-change", "data-testid": `round-${item.number}` },
-    h("p", { class: "seat-change-text" }, seatChangeText(game, item)),
+    h("p", { class: "seat-change-text" }, otherText(game, item)),
     writable && isLast ? h("div", { class: "row" }, undoButton(item, redraw)) : null,
     isLast ? historyMessage() : null,
   );
@@ -143,8 +189,8 @@ export function checkUndo(rounds) {
   let note;
   if (pending.seat) note = t("undo_cancelled_seat", { what: pending.seat });
   else if (last && last.number > pending.number) {
-    note = t("undo_cancelled_recorded", { n: last.number });
-  } else note = t("undo_cancelled_changed", { n: pending.number });
+    note = t("undo_cancelled_recorded", { n: roundLabel(rounds, last.number) });
+  } else note = t("undo_cancelled_changed", { n: pending.label });
   message = { note };
   announce(note);
 }
@@ -158,7 +204,7 @@ async function undoConfirmed(event, redraw) {
   let reload = false;
   const said = target.seat
     ? t("undone_seat", { what: target.seat })
-    : t("undone", { n: target.number });
+    : t("undone", { n: target.label });
   if (mustQueue(game.id)) {
     // Offline, or behind changes still waiting: it waits in the outbox after them.
     undoLast(game.id);
@@ -170,11 +216,11 @@ async function undoConfirmed(event, redraw) {
     return;
   }
   try {
-    await api.undoRound(game.id, store.token(game.id), target.number);
+    const undo = () => api.undoRound(game.id, store.token(game.id), target.number);
+    await live.write(undo, { kind: "undo", number: target.number });
     confirmUndo = null;
     message = null;
     announce(said);
-    reload = true;
   } catch (error) {
     message = { error };
     if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
@@ -185,8 +231,8 @@ async function undoConfirmed(event, redraw) {
   } finally {
     undoing = false;
   }
-  // Offline: the next poll catches up.
-  if (reload) await refreshGame(true);
+  // (Undone, the history held has caught up already; offline, the next change catches up.)
+  if (reload) await refreshGame();
   const route = currentRoute();
   if (route.view === "game" && route.tab === "history") {
     redraw();
@@ -220,13 +266,18 @@ function undoButton(round, redraw) {
         "data-key": "undo",
         "data-testid": "undo",
         onclick: () => {
-          const seat = isSeatChange(round) ? seatChangeText(session.game, round) : null;
-          confirmUndo = { number, seen: roundSeen(round), seat };
+          const seat = otherText(session.game, round);
+          const label = roundLabel(session.rounds, number);
+          confirmUndo = { number, label, seen: roundSeen(round), seat };
           message = null;
           redraw();
         },
       },
-      isSeatChange(round) ? t("undo_seat_change") : t("undo_round_n", { n: number }),
+      isEnd(round)
+        ? t("undo_end")
+        : isSeatChange(round)
+          ? t("undo_seat_change")
+          : t("undo_round_n", { n: roundLabel(session.rounds, number) }),
     );
   }
   return h(
@@ -244,7 +295,7 @@ function undoButton(round, redraw) {
       },
       confirmUndo.seat
         ? t("undo_seat_confirm", { what: confirmUndo.seat })
-        : t("undo_confirm", { n: confirmUndo.number }),
+        : t("undo_confirm", { n: confirmUndo.label }),
     ),
     h(
       "button",

@@ -1,19 +1,15 @@
 // Home: the tables on this phone, then its games not at a table (open, forget), a new table or
-// game, and importing an exported game.
+// game, and importing an exported game (import-file.js).
 
-import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl, rulesetTitle, tableUrl } from "../format.js";
-import { language, t } from "../i18n.js";
-import { newKey, store } from "../store.js";
-import { setNotice } from "../state/notice.js";
-import { errorBox, heading, mainBox } from "../ui.js";
+import { numberLocale, t } from "../i18n.js";
+import { store } from "../store.js";
+import { heading, mainBox } from "../ui.js";
+import { importBox } from "./import-file.js";
 
 // The game or table whose "Forget" waits for a second tap ("game:<id>" or "table:<id>"), or null.
 let confirmForget = null;
-// The file last sent for import and its Idempotency-Key, until it is answered: the same file
-// chosen again (no answer came, say) is imported once; once answered, importing it again copies it.
-let unanswered = null;
 
 export function renderHome() {
   const tables = store.tables();
@@ -48,19 +44,7 @@ export function renderHome() {
       : null,
     h("h2", {}, tables.length ? t("loose_games_on_phone") : t("games_on_phone")),
     list,
-    h("h2", {}, t("import_title")),
-    h(
-      "label",
-      { class: "file" },
-      h("span", {}, t("import_label")),
-      h("input", {
-        type: "file",
-        accept: "application/json,.json",
-        id: "import-file",
-        onchange: importFile,
-      }),
-    ),
-    h("div", { id: "import-result" }),
+    importBox(),
   );
 }
 
@@ -151,9 +135,9 @@ function importedMark(when) {
   let shown = null;
   if (!Number.isNaN(date.getTime())) {
     try {
-      shown = new Intl.DateTimeFormat(language(), { dateStyle: "medium" }).format(date);
+      shown = new Intl.DateTimeFormat(numberLocale(), { dateStyle: "medium" }).format(date);
     } catch {
-      shown = date.toLocaleDateString();
+      shown = date.toISOString().slice(0, 10);
     }
   }
   return h(
@@ -162,28 +146,4 @@ function importedMark(when) {
     h("span", { class: "badge imported" }, t("imported_badge")),
     shown ? [" ", h("time", { datetime: when }, t("imported_on", { date: shown }))] : null,
   );
-}
-
-async function importFile(event) {
-  const file = event.target.files[0];
-  const box = document.getElementById("import-result");
-  if (!file) return;
-  try {
-    const text = await file.text();
-    try {
-      JSON.parse(text);
-    } catch {
-      const message = h("p", {}, t("import_not_json"));
-      replace(box, h("div", { class: "error", role: "alert" }, message));
-      return;
-    }
-    if (unanswered?.text !== text) unanswered = { text, key: newKey("import") };
-    const game = await api.importGame(text, unanswered.key);
-    unanswered = null;
-    store.saveGame(game, game.token, { imported: new Date().toISOString() });
-    setNotice(t("imported"));
-    location.hash = gameUrl(game.id);
-  } catch (error) {
-    replace(box, errorBox(error));
-  }
 }

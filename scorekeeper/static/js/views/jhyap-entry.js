@@ -17,6 +17,14 @@ export function jhyapEntry(draft, game, actions) {
   const hand = (current !== null && draft.hands[current]) || {};
   // A correction is scored from the totals before it, which the game no longer shows.
   const hints = draft.mode === "new" ? halvingHints(game, draft) : new Map();
+  if (longNames(players)) {
+    return h(
+      "div",
+      { class: "entry" },
+      playerRows(draft, players, hints, actions),
+      current !== null ? pad(draft, game, currentPlayer, hand, actions) : null,
+    );
+  }
   return h(
     "div",
     { class: "entry" },
@@ -44,6 +52,36 @@ export function jhyapEntry(draft, game, actions) {
   );
 }
 
+// Names too long for a grid of buttons a few letters wide: a word of more than seven letters, or
+// more than fourteen letters in all, would be cut or split inside a word there.
+function longNames(players) {
+  return players.some(
+    (player) => player.name.length > 14 || player.name.split(/\s+/).some((word) => word.length > 7),
+  );
+}
+
+// Long names: a row a player, the name (on two lines at most) as the button that says they
+// called, and their hand beside it. The same buttons, the same taps.
+function playerRows(draft, players, hints, actions) {
+  return h(
+    "fieldset",
+    { class: "player-rows" },
+    h("legend", {}, t("who_called_then_hands")),
+    h(
+      "ul",
+      { class: "entry-rows" },
+      players.map((player) =>
+        h(
+          "li",
+          { class: "entry-row" },
+          callerButton(draft, player, actions),
+          handSlot(draft, player, hints.get(player.id), actions, true),
+        ),
+      ),
+    ),
+  );
+}
+
 function callerButton(draft, player, actions) {
   return h(
     "button",
@@ -65,8 +103,9 @@ function callerButton(draft, player, actions) {
   );
 }
 
-// hint: {lands, halved} when the typed hand brings the player onto a halving score.
-function handSlot(draft, player, hint, actions) {
+// hint: {lands, halved} when the typed hand brings the player onto a halving score; beside: the
+// player's name is on the button beside it (long names), so here it is only read out.
+function handSlot(draft, player, hint, actions, beside = false) {
   const value = draft.hands[player.id];
   const cards = value && value.cards && value.cards.length ? value.cards : null;
   let shown;
@@ -88,7 +127,9 @@ function handSlot(draft, player, hint, actions) {
         actions.redraw();
       },
     },
-    h("span", { class: "slot-name" }, player.name),
+    beside
+      ? h("span", { class: "visually-hidden" }, t("total_of", { name: player.name }), " ")
+      : h("span", { class: "slot-name" }, player.name),
     h("span", { class: "slot-value" }, shown),
     hint
       ? h(

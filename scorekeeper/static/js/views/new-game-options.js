@@ -5,6 +5,7 @@ import { ApiError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { optionValueText } from "../format.js";
 import { t } from "../i18n.js";
+import { RULESETS } from "../rules/index.js";
 import { errorBox } from "../ui.js";
 
 // The service's problems with an option, in the page's words where it knows them.
@@ -21,10 +22,35 @@ const OPTION_PROBLEMS = [
   [/^give a list of at most (\d+) scores\.?$/, (m) => t("opt_problem_count", { n: m[1] })],
 ];
 
-// One option's label, input, problem (if refused) and help. `form` holds the typed values.
-export function optionInput(form, name, spec) {
+// The option whose value caps `name`'s (halve_at: elimination_limit), from the rules on the phone.
+function capOf(ruleset, name) {
+  const spec = RULESETS[ruleset]?.optionSpecs.find((option) => option.name === name);
+  return spec ? spec.cappedBy : null;
+}
+
+// An option's default as the service would apply it with the form as it stands: a default list
+// keeps only the values its capping option (as typed, else by default) allows.
+export function shownDefault(form, rules, name) {
+  const value = rules.options[name].default;
+  const cap = capOf(form.ruleset, name);
+  if (!cap || !Array.isArray(value) || !(cap in rules.options)) return value;
+  const typed = String(form.values[cap] ?? "").trim();
+  const limit = form.touched[cap] ? typed && Number(typed) : rules.options[cap].default;
+  if (!Number.isInteger(limit)) return value;
+  return value.filter((item) => item <= limit);
+}
+
+function helpText(form, rules, name) {
+  const value = optionValueText(shownDefault(form, rules, name));
+  return [t(`opt_${name}_help`), " ", t("default_is", { value })];
+}
+
+// One option's label, input, problem (if refused) and help. `form` holds the typed values;
+// `rules` is the ruleset as GET /rulesets lists it.
+export function optionInput(form, rules, name) {
+  const spec = rules.options[name];
   const id = `opt-${name}`;
-  const value = name in form.values ? form.values[name] : spec.default;
+  const value = name in form.values ? form.values[name] : shownDefault(form, rules, name);
   const problem = form.optionErrors[name];
   const attrs = {
     id,
@@ -36,7 +62,7 @@ export function optionInput(form, name, spec) {
   if (spec.allowed.type === "choice") {
     input = h(
       "select",
-      { ...attrs, onchange: (e) => setOption(form, name, e.target.value) },
+      { ...attrs, onchange: (e) => setOption(form, rules, name, e.target.value) },
       spec.allowed.choices.map((choice) =>
         h("option", { value: choice, selected: value === choice }, t(`choice_${choice}`)),
       ),
@@ -49,8 +75,9 @@ export function optionInput(form, name, spec) {
       inputmode: "numeric",
       min: numbers ? null : spec.allowed.minimum,
       max: numbers ? null : spec.allowed.maximum,
-      value: numbers && Array.isArray(value) ? value.join(", ") : value, // a list, or as typed
-      oninput: (e) => setOption(form, name, e.target.value),
+      // A list, a number as typed, or nothing for an option that is off.
+      value: numbers && Array.isArray(value) ? value.join(", ") : (value ?? ""),
+      oninput: (e) => setOption(form, rules, name, e.target.value),
     });
   }
   return h(
@@ -65,20 +92,24 @@ export function optionInput(form, name, spec) {
           optionProblem(name, problem),
         )
       : null,
-    h(
-      "p",
-      { class: "help", id: `${id}-help` },
-      t(`opt_${name}_help`),
-      " ",
-      t("default_is", { value: optionValueText(spec.default) }),
-    ),
+    h("p", { class: "help", id: `${id}-help` }, helpText(form, rules, name)),
   );
 }
 
-function setOption(form, name, value) {
+function setOption(form, rules, name, value) {
   form.values[name] = value;
   form.touched[name] = true;
   if (name in form.optionErrors) clearOptionError(form, name);
+  // An option it caps (the elimination limit caps Halve at) and that was left as it came: it
+  // offers only what the new value allows.
+  for (const other of Object.keys(rules.options)) {
+    if (capOf(form.ruleset, other) !== name || form.touched[other]) continue;
+    const shown = shownDefault(form, rules, other);
+    const input = document.getElementById(`opt-${other}`);
+    if (input) input.value = Array.isArray(shown) ? shown.join(", ") : shown;
+    const help = document.getElementById(`opt-${other}-help`);
+    if (help) replace(help, helpText(form, rules, other));
+  }
 }
 
 // The value was changed after the service refused it: its message goes (the rest stay).
@@ -120,7 +151,8 @@ export function chosenOptions(form, rules) {
         .split(/[\s,]+/)
         .filter(Boolean)
         .map(Number);
-    } else options[key] = raw === "" ? raw : Number(raw);
+    } else if (raw === "" && spec.allowed.optional) options[key] = null;
+    else options[key] = raw === "" ? raw : Number(raw);
   }
   return options;
 }

@@ -22,7 +22,7 @@ export async function renderNew(tableId = null) {
   // dealer/starter: a seat index or null (at random); they follow their person when seats shift.
   // optionErrors: what the service said about each option it refused ({name: problem}).
   const form = {
-    ruleset: "jhyap",
+    ruleset: rulesets[0].name, // the first the service lists
     name: "",
     names: ["", "", ""],
     dealer: null,
@@ -83,7 +83,7 @@ function draw(form) {
           ontoggle: (e) => (form.optionsOpen = e.target.open),
         },
         h("summary", {}, t("rule_options")),
-        Object.entries(rules.options).map(([name, spec]) => optionInput(form, name, spec)),
+        Object.keys(rules.options).map((name) => optionInput(form, rules, name)),
       ),
       h("div", { id: "form-error" }, form.error ? formErrorBox(form) : null),
       h(

@@ -8,6 +8,8 @@ import { t } from "../i18n.js";
 import { errorBox } from "../ui.js";
 import { entryComplete } from "./entry-draft.js";
 import { resultsTable, roundSummary } from "./results.js";
+import { roundLabel } from "../round-numbers.js";
+import { session } from "../state/game-session.js";
 
 // actions: {retry} asks for the dry run again, {confirm} is Confirm's click handler.
 export function renderPreview(draft, game, actions) {
@@ -16,8 +18,7 @@ export function renderPreview(draft, game, actions) {
   const parts = [h("h2", { id: "preview-heading" }, t("preview"))];
   let canConfirm = false;
   if (!entryComplete(draft)) {
-    const hint = draft.kind === "jhyap" ? t("preview_hint_jhyap") : t("preview_hint_tt");
-    parts.push(h("p", { class: "help" }, hint));
+    parts.push(h("p", { class: "help" }, t(`preview_hint_${draft.kind}`)));
   } else if (draft.previewing && !draft.preview) {
     parts.push(h("p", { class: "help" }, t("checking")));
   } else if (draft.preview) {
@@ -38,7 +39,9 @@ export function renderPreview(draft, game, actions) {
         disabled: !canConfirm || Boolean(draft.sending),
         onclick: actions.confirm,
       },
-      draft.mode === "new" ? t("confirm_round", { n: draft.number }) : t("save_correction"),
+      draft.mode === "new"
+        ? t("confirm_round", { n: roundLabel(session.rounds, draft.number) })
+        : t("save_correction"),
     ),
   );
   replace(box, parts);

@@ -9,10 +9,11 @@ import { gameUrl } from "../format.js";
 import { roundHappenings } from "../happenings.js";
 import { t } from "../i18n.js";
 import { onOutboxChange, stopped } from "../outbox.js";
-import { refreshGame, session } from "../state/game-session.js";
+import { live, refreshGame, session } from "../state/game-session.js";
 import { mustQueue, undoLast } from "../state/offline-changes.js";
 import { store } from "../store.js";
 import { announce, errorBox } from "../ui.js";
+import { roundLabel } from "../round-numbers.js";
 
 // {gameId, number, refused} of the round this phone confirmed last, while the strip is up; or
 // null. refused: its Undo was refused because something came after it (the strip then says so).
@@ -35,7 +36,7 @@ window.addEventListener("hashchange", () => {
 function lastRound(number) {
   const rounds = session.rounds || [];
   const last = rounds[rounds.length - 1];
-  return last && last.number === number && !last.seat_change ? last : null;
+  return last && last.number === number && !last.seat_change && !last.end ? last : null;
 }
 
 // The round is still the game's last item, as this phone last heard it.
@@ -59,7 +60,7 @@ function notLast(number) {
   return h(
     "p",
     { class: "error", role: "alert", "data-testid": "strip-undo-error" },
-    t("strip_not_last", { n: number }),
+    t("strip_not_last", { n: roundLabel(session.rounds, number) }),
   );
 }
 
@@ -79,15 +80,16 @@ async function undoConfirmed(game, round, strip) {
   if (mustQueue(game.id)) {
     confirmed = null;
     undoLast(game.id);
-    announce(t("undone", { n: round.number }));
+    announce(t("undone", { n: roundLabel(session.rounds, round.number) }));
     return;
   }
   try {
-    await api.undoRound(game.id, store.token(game.id), round.number);
+    const undo = () => api.undoRound(game.id, store.token(game.id), round.number);
+    await live.write(undo, { kind: "undo", number: round.number });
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
       refused();
-      await refreshGame(true);
+      await refreshGame();
       return;
     }
     // Offline, say: the round stays, and Undo can be tapped again.
@@ -97,8 +99,7 @@ async function undoConfirmed(game, round, strip) {
     return;
   }
   confirmed = null;
-  announce(t("undone", { n: round.number }));
-  await refreshGame(true);
+  announce(t("undone", { n: roundLabel(session.rounds, round.number) }));
 }
 
 // round: as GET .../rounds lists it; onUndo(strip): the strip's Undo was tapped.
@@ -110,7 +111,7 @@ export function roundStrip(game, round, onUndo) {
     h(
       "h2",
       { id: "strip-heading", class: "visually-hidden" },
-      t("strip_heading", { n: round.number }),
+      t("strip_heading", { n: roundLabel(session.rounds, round.number) }),
     ),
     h("p", { class: "strip-text", role: "status", "data-testid": "strip-text" }, said.join(" · ")),
     h(
@@ -126,7 +127,11 @@ export function roundStrip(game, round, onUndo) {
         },
       },
       t("strip_undo"),
-      h("span", { class: "visually-hidden" }, ` (${t("round_n", { n: round.number })})`),
+      h(
+        "span",
+        { class: "visually-hidden" },
+        ` (${t("round_n", { n: roundLabel(session.rounds, round.number) })})`,
+      ),
     ),
   );
   return strip;

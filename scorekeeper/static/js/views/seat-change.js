@@ -11,7 +11,7 @@ import { defaultAfter, rosterToJoin, seatChangeBody } from "../seating.js";
 import { joinFields, leaveFields } from "./seat-fields.js";
 import { newKey, store } from "../store.js";
 import { stopped } from "../outbox.js";
-import { canWrite, refreshGame, session } from "../state/game-session.js";
+import { canWrite, live, refreshGame, session } from "../state/game-session.js";
 import { mustQueue, previewSeatChange, queueSeatChange } from "../state/offline-changes.js";
 import { currentRoute, isSeatTab } from "../state/route.js";
 import { announce, errorBox, errorText, heading, mainBox } from "../ui.js";
@@ -226,7 +226,10 @@ async function submit(event) {
   try {
     const after = mustQueue(game.id)
       ? queueSeatChange(game.id, body, change.key, newcomerName(target))
-      : await api.seatChange(game.id, store.token(game.id), body, change.key);
+      : await live.write(() => api.seatChange(game.id, store.token(game.id), body, change.key), {
+          kind: "seat",
+          body,
+        });
     const words =
       target.kind === "join"
         ? t("joined_with", {
@@ -236,13 +239,12 @@ async function submit(event) {
         : t("left_named", { name: playerName(game, target.player) });
     announce(words);
     change = null;
-    await refreshGame(true);
     location.hash = gameUrl(game.id);
   } catch (error) {
     target.busy = false;
     target.error = error;
     // The game moved on meanwhile (another phone): the form is drawn for it as it is now.
-    if (error instanceof ApiError && error.status === 409) await refreshGame(true);
+    if (error instanceof ApiError && error.status === 409) await refreshGame();
     if (change === target && isSeatTab(currentRoute())) {
       drawSeatChange();
       document.querySelector("#seat-error .error")?.scrollIntoView({ block: "nearest" });

@@ -1,53 +1,34 @@
 // A table's page: who is on top (the standings as a league table), the table's games (newest
-// first) and a new game with its roster. Polled while shown, as a game is.
+// first) and a new game with its roster. Followed while shown, as a game is (state/live.js).
 
-import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl, rulesetTitle, tableUrl } from "../format.js";
-import { language, t } from "../i18n.js";
+import { numberLocale, t } from "../i18n.js";
 import { places, rulesetFigures } from "../standings.js";
 import { store } from "../store.js";
+import { live } from "../state/game-session.js";
 import { takeNotice } from "../state/notice.js";
 import { currentRoute } from "../state/route.js";
 import { heading, mainBox } from "../ui.js";
 import { tableScorerBox } from "./scorer.js";
 
-const POLL_MS = 10000;
-let table = null;
-let etag = null;
-let poll = null;
-
-export function stopTablePolling() {
-  if (poll) clearInterval(poll);
-  poll = null;
-}
-
-// Load the route's table (an error is the router's to show), draw it, and keep it fresh.
+// Load the route's table (an error is the router's to show), draw it, and follow it.
 export async function renderTableRoute() {
   const id = currentRoute().id;
-  stopTablePolling();
-  if (!table || table.id !== id) {
-    table = null;
-    etag = null;
-    replace(mainBox(), h("p", { class: "loading" }, t("loading")));
-  }
-  await load(id, true);
-  poll = setInterval(() => load(id, false).catch(() => {}), POLL_MS);
+  const shown = live.table();
+  if (!shown || shown.id !== id) replace(mainBox(), h("p", { class: "loading" }, t("loading")));
+  await live.showTable(id);
+  tableChanged();
 }
 
-async function load(id, force) {
-  const response = await api.table(id, force ? null : etag);
+// The table changed on the service: drawn again, if it is on screen.
+export function tableChanged() {
   const route = currentRoute();
-  if (route.view !== "table" || route.id !== id) return;
-  if (response.status !== 304) {
-    table = response.data;
-    etag = response.headers.get("ETag");
-    store.updateTable(table);
-  }
-  if (force || response.status !== 304) drawTable();
+  const table = live.table();
+  if (route.view === "table" && table && route.id === table.id) drawTable(table);
 }
 
-function drawTable() {
+function drawTable(table) {
   const writable = Boolean(store.tableToken(table.id));
   const notice = takeNotice();
   replace(
@@ -79,7 +60,7 @@ function drawTable() {
       ? h(
           "ul",
           { class: "games", "aria-labelledby": "table-games-heading" },
-          table.games.map(gameItem),
+          table.games.map((game) => gameItem(table, game)),
         )
       : h("p", { class: "empty" }, t("no_games_at_table")),
     tableScorerBox(table),
@@ -89,41 +70,54 @@ function drawTable() {
 function standingsTable(rows) {
   if (!rows.length) return h("p", { class: "empty" }, t("no_standings"));
   const rank = places(rows);
-  return h(
-    "table",
-    { class: "standings", "aria-labelledby": "standings-heading", "data-testid": "standings" },
+  const number = new Intl.NumberFormat(numberLocale(), {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  return [
     h(
-      "thead",
-      {},
+      "table",
+      { class: "standings", "aria-labelledby": "standings-heading", "data-testid": "standings" },
       h(
-        "tr",
+        "thead",
         {},
-        h("th", { scope: "col", class: "num" }, h("abbr", { title: t("col_place") }, "#")),
-        h("th", { scope: "col" }, t("col_player")),
-        h("th", { scope: "col", class: "num" }, t("col_won")),
-        h("th", { scope: "col", class: "num" }, t("col_played")),
-      ),
-    ),
-    h(
-      "tbody",
-      {},
-      rows.map((row, index) =>
         h(
           "tr",
-          { "data-testid": "standing", "data-player": row.name },
-          h("td", { class: "num place" }, String(rank[index])),
-          h("th", { scope: "row" }, h("span", { class: "name" }, row.name), figures(row)),
-          h("td", { class: "num", "data-figure": "games_won" }, String(row.games_won)),
-          h("td", { class: "num", "data-figure": "games_played" }, String(row.games_played)),
+          {},
+          h("th", { scope: "col", class: "num" }, h("abbr", { title: t("col_place") }, "#")),
+          h("th", { scope: "col" }, t("col_player")),
+          h("th", { scope: "col", class: "num" }, t("col_won")),
+          h("th", { scope: "col", class: "num" }, t("col_average_place")),
+          h("th", { scope: "col", class: "num" }, t("col_played")),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        rows.map((row, index) =>
+          h(
+            "tr",
+            { "data-testid": "standing", "data-player": row.name },
+            h("td", { class: "num place" }, String(rank[index])),
+            h("th", { scope: "row" }, h("span", { class: "name" }, row.name), figures(row)),
+            h("td", { class: "num", "data-figure": "games_won" }, String(row.games_won)),
+            h(
+              "td",
+              { class: "num", "data-figure": "average_place" },
+              row.average_place === null ? "–" : number.format(row.average_place),
+            ),
+            h("td", { class: "num", "data-figure": "games_played" }, String(row.games_played)),
+          ),
         ),
       ),
     ),
-  );
+    h("p", { class: "standings-order" }, t("standings_order")),
+  ];
 }
 
 // Each ruleset's figures, one short line each under the name.
 function figures(row) {
-  const number = new Intl.NumberFormat(language(), { maximumFractionDigits: 2 });
+  const number = new Intl.NumberFormat(numberLocale(), { maximumFractionDigits: 2 });
   return rulesetFigures(row).map((part) =>
     h(
       "span",
@@ -151,7 +145,7 @@ function figureItem(figure, ruleset, number) {
   );
 }
 
-function gameItem(game) {
+function gameItem(table, game) {
   const names = new Map(table.players.map((p) => [p.id, p.name]));
   const winners = game.winners.map((id) => names.get(id) || "?").join(", ");
   const status =
@@ -186,10 +180,11 @@ function startedAt(when) {
   const date = new Date(when);
   if (Number.isNaN(date.getTime())) return "";
   try {
-    return new Intl.DateTimeFormat(language(), { dateStyle: "short", timeStyle: "short" }).format(
-      date,
-    );
+    return new Intl.DateTimeFormat(numberLocale(), {
+      dateStyle: "short",
+      timeStyle: "short",
+    }).format(date);
   } catch {
-    return date.toLocaleString();
+    return date.toISOString().slice(0, 16).replace("T", " ");
   }
 }

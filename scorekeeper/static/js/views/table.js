@@ -8,17 +8,22 @@ import { t } from "../i18n.js";
 import { closeness } from "../closeness.js";
 import { stopped } from "../outbox.js";
 import { finalRanking } from "../ranking.js";
-import { session } from "../state/game-session.js";
-import { announce, cardNode } from "../ui.js";
+import { endsByHand, lowerIsBetter } from "../rules/index.js";
+import { refreshGame, session } from "../state/game-session.js";
+import { currentRoute } from "../state/route.js";
+import { describe } from "../state/rulesets.js";
+import { store } from "../store.js";
+import { announce, cardNode, errorBox } from "../ui.js";
 import { keepScreenAwake } from "../wake-lock.js";
 import { playAgainBox, startTableBox } from "./play-again.js";
 import { confirmedStrip } from "./round-strip.js";
+import { middleLink } from "./middle.js";
 import { gameScorerBox } from "./scorer.js";
+import { nextRoundLabel, roundLabel } from "../round-numbers.js";
 
-// writable: this phone may record rounds in the game.
-export function tableView(game, writable) {
-  const limit = game.options.elimination_limit;
-  const next = game.next_round;
+// writable: this phone may record rounds in the game; redraw draws the page again.
+export function tableView(game, writable, redraw = () => {}) {
+  const limit = limitOf(game);
   // A change the service refused (or another phone's round in its place) is settled first.
   const blocked = stopped(game.id);
   keepScreenAwake(writable && game.status !== "finished");
@@ -34,7 +39,7 @@ export function tableView(game, writable) {
       { class: "players", "data-testid": "players" },
       game.players.map((player) => playerItem(game, player)),
     ),
-    h("p", { class: "limit" }, t("elimination_limit_is", { n: limit })),
+    limit ? h("p", { class: "limit" }, t(LIMIT_WORDS[limit.name], { n: limit.value })) : null,
     writable && game.status === "finished" && !game.table ? startTableBox(game) : null,
     provisionalNote(game),
     writable && game.status !== "finished"
@@ -47,10 +52,14 @@ export function tableView(game, writable) {
               href: gameUrl(game.id, "round"),
               "data-testid": "record-round",
             },
-            t("record_round", { n: next.number }),
+            t("record_round", { n: nextRoundLabel(game) }),
           )
       : null,
     writable && game.status !== "finished" && !blocked ? seatLinks(game) : null,
+    writable && game.status !== "finished" && !blocked && endsByHand(game.ruleset, game.options)
+      ? endBox(game, redraw)
+      : null,
+    middleLink(game, currentRoute().view === "watch"),
     game.table
       ? h(
           "p",
@@ -59,6 +68,82 @@ export function tableView(game, writable) {
         )
       : null,
     shareBox(game),
+  );
+}
+
+// The words for the option totals are counted towards (the ruleset's descriptor names it).
+const LIMIT_WORDS = {
+  elimination_limit: "elimination_limit_is",
+  limit: "limit_is",
+  target: "target_is",
+};
+
+// The option the totals are counted towards and its value, or null when the game has none.
+function limitOf(game) {
+  const name = describe(game.ruleset).limit;
+  const value = name ? game.options[name] : null;
+  return value === null || value === undefined ? null : { name, value };
+}
+
+// The table ends a game that has no end of its own (a score pad without target or rounds).
+// The end is sent at once: it needs the connection, and nothing waiting before it.
+let ending = { gameId: null, asked: false, error: null };
+
+function endBox(game, redraw) {
+  const state = ending.gameId === game.id ? ending : { asked: false, error: null };
+  const offline = navigator.onLine === false || stopped(game.id) !== null;
+  const end = async () => {
+    ending = { gameId: game.id, asked: true, error: null };
+    try {
+      await api.endGame(game.id, store.token(game.id));
+      ending = { gameId: null, asked: false, error: null };
+      announce(t("game_ended"));
+    } catch (error) {
+      ending = { gameId: game.id, asked: false, error };
+    }
+    if (!(await refreshGame(true))) redraw();
+  };
+  return h(
+    "div",
+    { class: "end-box" },
+    state.asked
+      ? h(
+          "span",
+          { class: "row" },
+          h(
+            "button",
+            { type: "button", class: "danger", "data-testid": "end-confirm", onclick: end },
+            t("end_game_confirm"),
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "secondary",
+              onclick: () => {
+                ending = { gameId: null, asked: false, error: null };
+                redraw();
+              },
+            },
+            t("cancel"),
+          ),
+        )
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            "data-testid": "end-game",
+            disabled: offline,
+            onclick: () => {
+              ending = { gameId: game.id, asked: true, error: null };
+              redraw();
+            },
+          },
+          t("end_game"),
+        ),
+    offline ? h("p", { class: "help" }, t("end_game_online")) : null,
+    state.error ? errorBox(state.error, "end-error") : null,
   );
 }
 
@@ -153,8 +238,13 @@ function rankingTable(game) {
 function finishedHow(game, player) {
   if (game.winners.includes(player.id)) return t("winner");
   if (player.left) return t("left_game");
-  if (player.eliminated) return t("out_in_round", { n: player.eliminated_in_round });
+  if (player.eliminated) return t("out_in_round", { n: outIn(player) });
   return "";
+}
+
+// The round a player went out in, as people count rounds.
+function outIn(player) {
+  return roundLabel(session.rounds, player.eliminated_in_round);
 }
 
 // A sentence such as "{name} deals." with the name in large type, read at arm's length.
@@ -163,22 +253,31 @@ function bigName(key, name) {
   return h("p", { class: "role-line" }, before, h("span", { class: "big-name" }, name), after);
 }
 
+// What a ruleset says of the coming round beside its dealer and starter, by field.
+const NEXT_ROUND_FIELDS = {
+  cards_each: (next) =>
+    h(
+      "p",
+      { class: "cards-each", "data-testid": "cards-each" },
+      t("cards_each", { n: next.cards_each }),
+    ),
+  pass: (next) => h("p", { class: "pass", "data-testid": "pass" }, t(`pass_${next.pass}`)),
+};
+
 function nextRoundBox(game) {
   const next = game.next_round;
-  const starter = playerName(game, next.starter);
+  const described = describe(game.ruleset);
   return h(
     "div",
     { class: "next-round", "data-testid": "next-round" },
-    h("p", { class: "round-number" }, t("round_n", { n: next.number })),
+    h("p", { class: "round-number" }, t("round_n", { n: nextRoundLabel(game) })),
     bigName("next_deals", playerName(game, next.dealer)),
-    bigName(game.ruleset === "jhyap" ? "next_starts" : "next_leads", starter),
-    game.ruleset === "twenty-two"
-      ? h(
-          "p",
-          { class: "cards-each", "data-testid": "cards-each" },
-          t("cards_each", { n: next.cards_each }),
-        )
+    described.starter && next.starter !== null
+      ? bigName(`next_${described.starter}`, playerName(game, next.starter))
       : null,
+    described.next_round
+      .filter((field) => NEXT_ROUND_FIELDS[field] && next[field] !== undefined)
+      .map((field) => NEXT_ROUND_FIELDS[field](next)),
   );
 }
 
@@ -188,9 +287,9 @@ function roles(game, player) {
   if (!next) return [];
   const found = [];
   if (player.id === next.dealer) found.push(h("span", { class: "badge deal" }, t("deals")));
-  if (player.id === next.starter) {
-    const word = game.ruleset === "jhyap" ? t("starts") : t("leads");
-    found.push(h("span", { class: "badge start" }, word));
+  const starter = describe(game.ruleset).starter;
+  if (starter && player.id === next.starter) {
+    found.push(h("span", { class: "badge start" }, t(starter)));
   }
   return found;
 }
@@ -199,15 +298,18 @@ function roles(game, player) {
 function distance(game, player, won) {
   if (player.left) return h("span", { class: "distance" }, t("left_game"));
   if (player.eliminated) {
-    return h("span", { class: "distance" }, t("out_in_round", { n: player.eliminated_in_round }));
+    return h("span", { class: "distance" }, t("out_in_round", { n: outIn(player) }));
   }
   if (won) return h("span", { class: "distance" }, t("winner"));
-  const limit = game.options.elimination_limit;
-  const level = closeness(limit, player.score);
+  const limit = limitOf(game);
+  if (!limit) return null;
+  // Near the limit is danger only where a lower total is better.
+  const lower = lowerIsBetter(game.ruleset, game.options);
+  const level = lower ? closeness(limit.value, player.score) : null;
   return h(
     "span",
     { class: ["distance", level && `near-${level}`], "data-closeness": level || "far" },
-    t("to_limit", { n: limit - player.score }),
+    t("to_limit", { n: limit.value - player.score }),
   );
 }
 
@@ -233,7 +335,7 @@ function playerItem(game, player) {
       h("span", { class: "visually-hidden" }, t("col_points")),
       distance(game, player, won),
     ),
-    game.ruleset === "twenty-two" && player.pile && player.pile.length
+    describe(game.ruleset).player.includes("pile") && player.pile && player.pile.length
       ? h(
           "div",
           { class: "pile", role: "group", "aria-label": t("score_pile") },
