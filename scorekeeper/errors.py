@@ -32,7 +32,6 @@ DOMAIN_ERRORS: dict[type[domain.DomainError], tuple[int, str]] = {
     domain.KeyReused: (422, "invalid_idempotency_key"),
     domain.InvalidChange: (422, "invalid_request"),
     domain.InvalidImport: (422, "invalid_import"),
-    domain.WrongRuleset: (422, "invalid_request"),
     domain.TableNotFound: (404, "not_found"),
     domain.InvalidSeating: (422, "invalid_game"),
 }

@@ -17,6 +17,7 @@ from marshmallow import (
 
 from ..domain.games import GameChange, GameSetup
 from ..domain.history import ExportedGame, ExportedRound
+from ..domain.rounds import EntryReader, ReadEntry
 from ..domain.seats import SeatChange
 from ..errors import Invalid, validation_message
 from ..names import first_clash
@@ -26,9 +27,8 @@ from .fields import AddressCount, Boolean, Dict, Integer, List, Name, Nested, Re
 from .rulesets import (
     RULESET_SCHEMAS,
     NextRoundSchema,
+    entered_as,
     player_fields,
-    ruleset_of_entry,
-    rulesets_taking,
 )
 from .rulesets.base import StandingSchema, played_at_field
 
@@ -129,29 +129,39 @@ class GamePatchSchema(RequestSchema):
 
 
 class EntryBodySchema(Schema):
-    """A round's entry, read by its ruleset's schema; the load says which ruleset it is for.
+    """A round's entry, read by the schema of its game's ruleset once the game is known.
 
-    An entry whose fields several rulesets take (``{"hands": [...]}``) is read
-    once the game, and so its ruleset, is known: the load then gives only
-    ``read``, which the domain calls with the game's ruleset.
+    The load gives a reader, which the domain calls with the game's ruleset after
+    the token is checked and a resent key answered.
     """
 
     def schema_for(self, ruleset: str) -> Schema:
         """The schema that reads an entry of ``ruleset``."""
         return RULESET_SCHEMAS[ruleset].entry
 
-    def load(self, data: Any, **kwargs: Any) -> Any:
-        if len(rulesets_taking(data)) > 1:
-            return {"read": lambda game_ruleset: self.read(data, game_ruleset, **kwargs)}
-        return self.read(data, None, **kwargs)
+    def load(self, data: Any, **kwargs: Any) -> EntryReader:
+        return lambda game_ruleset: self.read(data, game_ruleset, **kwargs)
 
-    def read(self, data: Any, game_ruleset: str | None, **kwargs: Any) -> dict[str, Any]:
-        """The body read as an entry for a game of ``game_ruleset`` (``None``: not known yet):
-        the ruleset it is written for, the round number the phone expects, and the entry."""
-        ruleset = ruleset_of_entry(data, game_ruleset)
-        loaded = self.schema_for(ruleset).load(data, **kwargs)
+    def read(self, data: Any, game_ruleset: str, **kwargs: Any) -> ReadEntry:
+        """The body read as an entry for a game of ``game_ruleset``: the round number the phone
+        expects, when the round was played, and the entry."""
+        try:
+            loaded = self.schema_for(game_ruleset).load(data, **kwargs)
+        except ValidationError:
+            other = entered_as(data, game_ruleset)
+            if other is None:
+                raise
+            game_title = RULESETS[game_ruleset].title
+            raise Invalid(
+                Message(
+                    "This game is {game}, but the round was entered as {other}.",
+                    game=Message(game_title),
+                    other=Message(RULESETS[other].title),
+                ),
+                {"ruleset": [f"The game is {game_title}."]},
+            ) from None
         number, played_at = loaded.pop("number", None), loaded.pop("played_at", None)
-        return {"ruleset": ruleset, "number": number, "played_at": played_at, "entry": loaded}
+        return ReadEntry(loaded, number=number, played_at=played_at)
 
 
 class RoundPostBodySchema(EntryBodySchema):

@@ -238,17 +238,13 @@ def delete_game(game_id: str) -> Response:
     success=True,
 )
 @blp.doc(responses={201: {"links": links.RECORDED_ROUND}})
-def record_round(body: dict[str, Any], query: dict[str, Any], game_id: str) -> Response:
+def record_round(read_entry: rounds.EntryReader, query: dict[str, Any], game_id: str) -> Response:
     """Record the next round."""
     token, key, dry_run = bearer_token(), idempotency_key(), query["dry_run"]
     recorded = rounds.record_round(
         game_id,
         token,
-        body.get("ruleset"),
-        body.get("entry"),
-        number=body.get("number"),
-        played_at=body.get("played_at"),
-        read_entry=body.get("read"),
+        read_entry,
         idempotency_key=key,
         fingerprint=rounds.request_hash(json_body()) if key is not None else "",
         dry_run=dry_run,
@@ -290,17 +286,11 @@ def get_round(game_id: str, number: int) -> Response:
 @blp.doc(security=BEARER, requestBody=ENTRY_BODY)
 @blp.response(200, ROUND_RESPONSE)
 def correct_round(
-    body: dict[str, Any], query: dict[str, Any], game_id: str, number: int
+    read_entry: rounds.EntryReader, query: dict[str, Any], game_id: str, number: int
 ) -> Response:
     """Correct a round and score every later round again."""
     corrected = rounds.correct_round(
-        game_id,
-        bearer_token(),
-        number,
-        body.get("ruleset"),
-        body.get("entry"),
-        read_entry=body.get("read"),
-        dry_run=query["dry_run"],
+        game_id, bearer_token(), number, read_entry, dry_run=query["dry_run"]
     )
     return answer(corrected)
 

@@ -55,10 +55,6 @@ class InvalidImport(DomainError):
     """An export that is not one, or that does not replay to what it says."""
 
 
-class WrongRuleset(DomainError):
-    """A round entered in another ruleset's shape than the game's."""
-
-
 class TableNotFound(DomainError):
     """No table has this id."""
 

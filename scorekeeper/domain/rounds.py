@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import IdempotencyKey, Round, utcnow
-from ..rules import GameState, RoundConflict, RuleError, Ruleset, get_ruleset
+from ..rules import GameState, RoundConflict, RuleError, Ruleset
 from ..rules.words import Message, in_context
 from ..serializers import end_json, game_body, round_body, round_json, seat_change_json
 from .errors import (
@@ -25,7 +25,6 @@ from .errors import (
     RecordingInProgress,
     RoundNotFound,
     RoundTaken,
-    WrongRuleset,
 )
 from .games import (
     BoundGame,
@@ -45,9 +44,20 @@ from .storage import reading_one_snapshot, rescore_items, rescored_item, writing
 MAX_ROUND_NUMBER = 2**31 - 1  # a larger number cannot be stored, so is never played
 RECORDED = 201  # what the first answer to a key was, as the idempotency table keeps it
 
-EntryReader = Callable[[str], Mapping[str, Any]]
-"""Reads a body the edge could not place by itself, for a game of the ruleset it is given: the
-``ruleset`` the entry is written for, the round ``number`` the phone expects, and the ``entry``."""
+
+@dataclass(frozen=True)
+class ReadEntry:
+    """A round's entry as its game's ruleset reads it, with what the phone asked of the round."""
+
+    entry: Mapping[str, Any]
+    number: int | None = None
+    """The round number the phone expects (else another phone took it)."""
+    played_at: datetime | None = None
+    """When the phone entered it (``when_played``)."""
+
+
+EntryReader = Callable[[str], ReadEntry]
+"""Reads a round's body for a game of the ruleset it is given (the game says which)."""
 
 
 @dataclass(frozen=True)
@@ -67,22 +77,16 @@ def request_hash(body: Any) -> str:
 def record_round(
     game_id: str,
     token: str,
-    ruleset: str | None,
-    entry: Mapping[str, Any] | None,
+    read_entry: EntryReader,
     *,
-    number: int | None = None,
-    played_at: datetime | None = None,
-    read_entry: EntryReader | None = None,
     idempotency_key: str | None = None,
     fingerprint: str = "",
     dry_run: bool = False,
 ) -> RecordedRound:
     """Score and store the next round; with a key already used, the first answer again.
 
-    ``number``, when given, must be the next round's (else another phone took it);
-    ``played_at``, when the phone entered it (``when_played``); ``fingerprint`` is the
-    ``request_hash`` of the body the key came with. Without ``ruleset`` and ``entry``,
-    ``read_entry`` reads them (and the number and time) once the game's ruleset is known.
+    ``read_entry`` reads the round for the game's ruleset; ``fingerprint`` is the
+    ``request_hash`` of the body the key came with.
     """
     try:
         with writing(dry_run=dry_run):
@@ -91,13 +95,8 @@ def record_round(
                 stored = stored_answer(game_id, idempotency_key, fingerprint)
                 if stored is not None:
                     return RecordedRound(stored.number, stored.body)
-            if read_entry is not None:
-                read = read_entry(bound.rules.name)
-                ruleset, number, entry = read["ruleset"], read["number"], read["entry"]
-                played_at = read["played_at"]
-            assert ruleset is not None and entry is not None
-            _check_ruleset(bound, ruleset)
-            recorded = _play_next(bound, entry, number, played_at, dry_run)
+            read = read_entry(bound.rules.name)
+            recorded = _play_next(bound, read.entry, read.number, read.played_at, dry_run)
             if idempotency_key is not None and not dry_run:
                 db.session.add(
                     IdempotencyKey(
@@ -211,10 +210,8 @@ def correct_round(
     game_id: str,
     token: str,
     number: int,
-    ruleset: str | None,
-    entry: Mapping[str, Any] | None,
+    read_entry: EntryReader,
     *,
-    read_entry: EntryReader | None = None,
     dry_run: bool = False,
 ) -> dict[str, Any]:
     """Replace round ``number``'s entry and replay every later round and seat change.
@@ -223,10 +220,10 @@ def correct_round(
     taken, from a snapshot; under the lock the game's version is checked (a game
     changed meanwhile is replayed again) and the changed items are written in one
     statement, their JSON already serialised. No other game waits for a replay.
-    Without ``ruleset`` and ``entry``, ``read_entry`` reads them once the game's ruleset is known.
+    ``read_entry`` reads the new entry for the game's ruleset.
     """
     for _ in range(CORRECTION_ATTEMPTS):
-        correction = _work_out(game_id, token, number, ruleset, entry, read_entry)
+        correction = _work_out(game_id, token, number, read_entry)
         if dry_run:
             return correction.dry_run_body
         with writing():
@@ -250,19 +247,13 @@ def _work_out(
     game_id: str,
     token: str,
     number: int,
-    ruleset: str | None,
-    entry: Mapping[str, Any] | None,
-    read_entry: EntryReader | None,
+    read_entry: EntryReader,
 ) -> _Correction:
     """Replay the game from round ``number`` with ``entry`` in it, as one snapshot shows it."""
     with reading_one_snapshot():
         bound = read_game(game_id)
         check_token(bound.game, token)
-        if read_entry is not None:
-            read = read_entry(bound.rules.name)
-            ruleset, entry = read["ruleset"], read["entry"]
-        assert ruleset is not None and entry is not None
-        _check_ruleset(bound, ruleset)
+        entry = read_entry(bound.rules.name).entry
         _check_played(bound, number)
         # Read as the replay goes (a long history's JSON takes a while to decode), so that
         # the replay gives way to other requests all along; closed when a refusal stops it
@@ -400,20 +391,6 @@ def undo_round(game_id: str, token: str, number: int) -> None:
         bound.game.revise_history()
         if newcomer is not None:  # the join undone: the newcomer never sat down
             db.session.delete(next(p for p in bound.game.players if p.id == newcomer))
-
-
-def _check_ruleset(bound: BoundGame, ruleset: str) -> None:
-    """A ``WrongRuleset`` unless the entry is written for the game's ruleset."""
-    if ruleset != bound.rules.name:
-        other = get_ruleset(ruleset).title
-        raise WrongRuleset(
-            Message(
-                "This game is {game}, but the round was entered as {other}.",
-                game=Message(bound.rules.title),
-                other=Message(other),
-            ),
-            {"ruleset": [f"The game is {bound.rules.title}."]},
-        )
 
 
 def _check_played(bound: BoundGame, number: int) -> None:

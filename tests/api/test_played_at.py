@@ -203,3 +203,19 @@ def test_a_resend_with_its_key_and_played_at_answers_the_first_answer(table, an_
     assert first.status_code == again.status_code == 201
     assert again.json == first.json
     assert len(table.client.get(f"{table.url}/rounds").json["rounds"]) == 1
+
+
+@pytest.mark.parametrize("ruleset", ["score-pad", "hearts"])
+def test_a_round_of_any_ruleset_takes_its_number_and_played_at(client, table, ruleset):
+    created = table.create(ruleset=ruleset, players=["Asha", "Bikash", "Chandra", "Dipa"])
+    hands = [
+        {"player": player, "points": points}
+        for player, points in zip(table.players, (3, 10, 13, 0), strict=True)
+    ]
+    played_at = created["created_at"]  # the earliest it may be: as the game was made
+    taken = table.post_round({"hands": hands, "number": 2, "played_at": played_at})
+    assert taken.status_code == 409, taken.json  # round 2 is not next: the number was read
+    recorded = table.post_round({"hands": hands, "number": 1, "played_at": played_at})
+    assert recorded.status_code == 201, recorded.json
+    assert recorded.json["created_at"] == played_at
+    assert [row["score_after"] for row in recorded.json["results"]] == [3, 10, 13, 0]

@@ -12,7 +12,7 @@ import inspect
 import pytest
 from marshmallow import Schema
 
-from scorekeeper.api.rulesets import RULESET_SCHEMAS, ruleset_of_entry
+from scorekeeper.api.rulesets import RULESET_SCHEMAS, entered_as
 from scorekeeper.api.rulesets.base import RulesetSchemas
 from scorekeeper.rules import RULESETS, Ruleset
 
@@ -47,17 +47,24 @@ def test_every_ruleset_has_schemas_and_no_schemas_lack_a_ruleset():
 
 
 @pytest.mark.parametrize(
-    ("body", "ruleset"),
+    ("body", "game", "entered"),
     [
-        ({"caller": 1, "hands": []}, "jhyap"),
-        ({"last_trick": [], "number": 3}, "twenty-two"),
-        ({"caller": 1, "hands": [], "last_trick": []}, "jhyap"),  # so that last_trick is named
-        ({}, "jhyap"),  # the first registered: its required fields are named as missing
-        ({"note": "x"}, "jhyap"),
+        ({"caller": 1, "hands": []}, "twenty-two", "jhyap"),
+        ({"last_trick": [], "number": 3}, "jhyap", "twenty-two"),
+        ({"last_trick": [], "played_at": "2026-12-03T20:00:00Z"}, "jhyap", "twenty-two"),
+        ({"hands": [], "queen": 1}, "twenty-two", "hearts"),
+        ({"caller": 1, "hands": []}, "jhyap", None),  # the game's own shape: its errors say
+        ({"hands": []}, "hearts", None),  # Hearts' entries have hands too
+        ({"caller": 1, "hands": [], "last_trick": []}, "twenty-two", None),  # nobody's
+        ({}, "twenty-two", None),
+        ({"number": 3}, "jhyap", None),
+        ({"note": "x"}, "jhyap", None),
     ],
 )
-def test_an_entry_is_read_by_the_ruleset_it_is_written_for(body, ruleset):
-    assert ruleset_of_entry(body) == ruleset
+def test_a_refused_entry_is_said_to_be_another_rulesets_only_when_it_has_that_shape(
+    body, game, entered
+):
+    assert entered_as(body, game) == entered
 
 
 def test_a_round_in_another_rulesets_shape_is_refused_in_plain_words(table):

@@ -15,7 +15,7 @@ from typing import Any
 from marshmallow import Schema
 
 from ...rules import RULESETS
-from .base import NEXT_ROUND_FIELDS, RulesetSchemas
+from .base import NEXT_ROUND_FIELDS, PostedRoundSchema, RulesetSchemas
 
 
 def _found_schemas() -> dict[str, RulesetSchemas]:
@@ -33,6 +33,9 @@ RULESET_SCHEMAS: dict[str, RulesetSchemas] = {
     name: _FOUND[name] for name in RULESETS if name in _FOUND
 }
 """Every ruleset's schemas, in the registry's order."""
+
+POSTED_FIELDS = frozenset(PostedRoundSchema().fields)
+"""What a posted round adds to any ruleset's entry: the number the phone expects, and when."""
 
 NextRoundSchema = Schema.from_dict(
     {
@@ -57,25 +60,20 @@ def player_fields() -> dict[str, Any]:
     }
 
 
-def rulesets_taking(body: Any) -> list[str]:
-    """The rulesets whose entries have every field of ``body`` (its round number aside)."""
-    keys = set(body) - {"number"} if isinstance(body, dict) else set()
-    return [name for name, schemas in RULESET_SCHEMAS.items() if keys <= schemas.entry_fields]
-
-
-def ruleset_of_entry(body: Any, game_ruleset: str | None = None) -> str:
-    """Which ruleset an entry is written for: the game's if its fields take all of the body's,
-    else the one whose fields take all of them, else the one sharing most of them (so that a
-    field it does not take is named)."""
-    keys = set(body) - {"number"} if isinstance(body, dict) else set()
-    if game_ruleset in RULESET_SCHEMAS and keys <= RULESET_SCHEMAS[game_ruleset].entry_fields:
-        return game_ruleset
-    return max(
-        RULESET_SCHEMAS,
-        key=lambda name: (
-            keys <= RULESET_SCHEMAS[name].entry_fields,
-            len(keys & RULESET_SCHEMAS[name].entry_fields),
+def entered_as(body: Any, game_ruleset: str) -> str | None:
+    """The ruleset a body its game's ruleset refused looks written for, to say so: the first
+    other whose entry has every field of it (what a posted round adds aside), when the game's
+    entry has not."""
+    keys = set(body) - POSTED_FIELDS if isinstance(body, dict) else set()
+    if not keys or keys <= RULESET_SCHEMAS[game_ruleset].entry_fields:
+        return None
+    return next(
+        (
+            name
+            for name, schemas in RULESET_SCHEMAS.items()
+            if name != game_ruleset and keys <= schemas.entry_fields
         ),
+        None,
     )
 
 
