@@ -1,4 +1,4 @@
-"""Database models: tables and their rosters, games, their players, history items, replay keys."""
+"""Database models: tables and their rosters, games, their players, history items, their keys."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 
 # Plain JSON (not JSONB): documents are never queried inside, and JSON keeps the
-# key order, so a replayed answer is byte-for-byte the first one.
+# key order, so an answer given again is byte-for-byte the first one.
 JSONDocument = JSON()
 
 
@@ -157,7 +157,7 @@ class Round(db.Model):  # type: ignore[name-defined]
 
 
 class IdempotencyKey(db.Model):  # type: ignore[name-defined]
-    """The first answer to a round POST sent with an ``Idempotency-Key``, kept for replays."""
+    """The first answer to a round POST sent with an ``Idempotency-Key``, to give it again."""
 
     __tablename__ = "idempotency_keys"
     __table_args__ = (UniqueConstraint("game_id", "key"),)
@@ -173,7 +173,7 @@ class IdempotencyKey(db.Model):  # type: ignore[name-defined]
 
 
 class CreationKey(db.Model):  # type: ignore[name-defined]
-    """The first answer to a POST that created a table or game, kept for replays of its key.
+    """The first answer to a POST that created a table or game, kept to answer its key again.
 
     ``scope`` names where the key was used (``tables``, ``tables/<id>/games``,
     ``games/<id>/rematch``). The answer holds the new token: a phone that lost

@@ -261,7 +261,7 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-class TableActions:
+class GameClient:
     """Plays a game through the API, as a phone at the table would."""
 
     def __init__(self, client: FlaskClient) -> None:
@@ -374,9 +374,9 @@ class TableActions:
 
 
 @pytest.fixture
-def table(client: FlaskClient) -> TableActions:
+def table(client: FlaskClient) -> GameClient:
     """A helper that creates a game and plays it through the API."""
-    return TableActions(client)
+    return GameClient(client)
 
 
 def row_counts(app: Flask) -> tuple[int, int, int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, NotFound
@@ -21,29 +23,40 @@ class ScorekeeperApi(Api):
         return handle_http_exception(error)
 
 
-GAME_ID_PATTERN = r"[A-Za-z0-9_-]{16,64}"
-"""What a game id in a path looks like (the spec says the same)."""
+PUBLIC_ID_PATTERN = r"[A-Za-z0-9_-]{16,64}"
+"""What a game's or a table's id in a path looks like (the spec says the same)."""
 
 
 class GameIdConverter(BaseConverter):
-    """A game id in a path: URL-safe, as ``security.new_game_id`` makes them.
+    """A game's id in a path: URL-safe, as ``security.new_game_id`` makes them.
 
     Only such a segment routes to a game, so that ``/games/import`` is not also
     "the game called import" (whose methods would show in ``Allow``).
     """
 
-    regex = GAME_ID_PATTERN
+    regex = PUBLIC_ID_PATTERN
 
 
-GAME_ID_SCHEMA = {
+class TableIdConverter(GameIdConverter):
+    """A table's id in a path: minted as a game's, from the same space of ids."""
+
+
+PUBLIC_ID_SCHEMA = {
     "type": "string",
-    "pattern": f"^{GAME_ID_PATTERN}$",
+    "pattern": f"^{PUBLIC_ID_PATTERN}$",
     "minLength": 16,
     "maxLength": 64,
 }
 
+
+def public_id_schema(converter: BaseConverter) -> dict[str, Any]:
+    """How the OpenAPI document shows a path's game or table id."""
+    return dict(PUBLIC_ID_SCHEMA)
+
+
 api = ScorekeeperApi()
-api.register_converter(GameIdConverter, lambda converter: dict(GAME_ID_SCHEMA))
+api.register_converter(GameIdConverter, public_id_schema)
+api.register_converter(TableIdConverter, public_id_schema)
 
 
 def options_on_any_api_path() -> Response | None:
@@ -67,6 +80,7 @@ def register_api(app: Flask) -> None:
     from .rulesets import RULESET_SCHEMAS
 
     app.url_map.converters["gameid"] = GameIdConverter
+    app.url_map.converters["tableid"] = TableIdConverter
     app.before_request(options_on_any_api_path)
     api.init_app(app)
     for kind in ("Round", "Entry", "RoundPost"):  # the order the spec has always listed them

@@ -70,7 +70,7 @@ def game_events(game_id: str) -> Response:
     return event_stream("game", game_id)
 
 
-@blp.route("/tables/<gameid:table_id>/events", methods=["GET"])
+@blp.route("/tables/<tableid:table_id>/events", methods=["GET"])
 @blp.doc(parameters=[LAST_EVENT_ID], responses=EVENT_STREAM)
 def table_events(table_id: str) -> Response:
     """Follow a table: the Table now and after every change, as Server-Sent Events."""

@@ -43,7 +43,7 @@ def create_table(setup: tables.TableSetup) -> Response:
     return created(body, url_for("api.get_table", table_id=body["id"]))
 
 
-@blp.route("/tables/<gameid:table_id>", methods=["GET"])
+@blp.route("/tables/<tableid:table_id>", methods=["GET"])
 @blp.response(200, TableSchema)
 @blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
 def get_table(table_id: str) -> Response:
@@ -54,7 +54,7 @@ def get_table(table_id: str) -> Response:
     )
 
 
-@blp.route("/tables/<gameid:table_id>", methods=["PATCH"])
+@blp.route("/tables/<tableid:table_id>", methods=["PATCH"])
 @token_failures
 @token_first("table")
 @blp.arguments(TablePatchSchema)
@@ -65,7 +65,7 @@ def change_table(change: tables.TableChange, table_id: str) -> Response:
     return answer(tables.change_table(table_id, bearer_token("table"), change))
 
 
-@blp.route("/tables/<gameid:table_id>", methods=["DELETE"])
+@blp.route("/tables/<tableid:table_id>", methods=["DELETE"])
 @token_failures
 @blp.doc(security=BEARER, responses=NO_CONTENT)
 def delete_table(table_id: str) -> Response:
@@ -74,7 +74,7 @@ def delete_table(table_id: str) -> Response:
     return Response(status=204)
 
 
-@blp.route("/tables/<gameid:table_id>/games", methods=["POST"])
+@blp.route("/tables/<tableid:table_id>/games", methods=["POST"])
 @game_creations
 @token_failures
 @token_first("table")
@@ -91,7 +91,7 @@ def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Respons
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
-@blp.route("/tables/<gameid:table_id>/games/import", methods=["POST"])
+@blp.route("/tables/<tableid:table_id>/games/import", methods=["POST"])
 @game_creations
 @token_failures
 @token_first("table")
@@ -121,7 +121,7 @@ def rematch(game_id: str) -> Response:
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
-@blp.route("/tables/<gameid:table_id>/export", methods=["GET"])
+@blp.route("/tables/<tableid:table_id>/export", methods=["GET"])
 @blp.response(200, TableExportSchema)
 @blp.doc(responses={200: {"links": links.EXPORTED_TABLE}})
 def export_table(table_id: str) -> Response:

@@ -75,12 +75,12 @@ IDEMPOTENCY_KEY_PARAMETER = {
     "name": "Idempotency-Key",
     "required": False,
     "schema": IDEMPOTENCY_KEY_SCHEMA,
-    "description": "Resending with the same key and body replays the first answer.",
+    "description": "Resending with the same key and body gives the first answer again.",
 }
 CREATION_KEY_PARAMETER = {
     **IDEMPOTENCY_KEY_PARAMETER,
     "schema": {**IDEMPOTENCY_KEY_SCHEMA, "minLength": CREATION_KEY_LENGTH},
-    "description": "Resending with the same key and body replays the first answer, the new "
+    "description": "Resending with the same key and body gives the first answer again, the new "
     f"token with it: at least {CREATION_KEY_LENGTH} random characters (128 bits or more), "
     "never a counter or a name.",
 }
@@ -103,7 +103,7 @@ def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) 
 
 
 def created(body: dict[str, Any], location: str) -> Response:
-    """A creation's answer (or its replay): the body, ``201`` and where the new thing lives."""
+    """A creation's answer, first or again: the body, ``201`` and where the new thing lives."""
     return answer(body, 201, {"Location": location})
 
 

@@ -19,8 +19,8 @@ from ..rules.words import Message
 from ..security import hash_token, new_game_id, new_token, token_matches
 from ..serializers import end_json, game_body, timestamp
 from ..times import in_utc
+from .answers import create_once
 from .errors import GameFull, GameNotFound, InvalidChange, PlayedAtOutOfRange, WrongToken
-from .replays import create_once
 from .storage import changed, find_game, stored_version, touch_table, writing
 
 

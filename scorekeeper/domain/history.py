@@ -25,6 +25,7 @@ from ..serializers import (
     timestamp,
 )
 from ..times import parse_time
+from .answers import create_once
 from .errors import InvalidImport
 from .games import (
     MAX_HISTORY_ITEMS,
@@ -38,7 +39,6 @@ from .games import (
     state_of,
 )
 from .giving_way import give_way
-from .replays import create_once
 from .seats import is_seat_change
 from .storage import reading_one_snapshot
 

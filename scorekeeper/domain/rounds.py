@@ -18,6 +18,7 @@ from ..models import IdempotencyKey, Round, utcnow
 from ..rules import GameState, RoundConflict, RuleError, Ruleset
 from ..rules.words import Message, in_context
 from ..serializers import end_json, game_body, round_body, round_json, seat_change_json
+from .answers import stored_answer
 from .errors import (
     GameOver,
     NotARound,
@@ -37,7 +38,6 @@ from .games import (
     when_played,
 )
 from .giving_way import ITEMS_BETWEEN_TURNS, give_way
-from .replays import stored_answer
 from .seats import is_seat_change, joined_player, replay_seat_change
 from .storage import reading_one_snapshot, rescore_items, rescored_item, writing
 

@@ -14,9 +14,9 @@ from ..rules import GameState, Ruleset, SeatChangeOutcome
 from ..rules import Player as SeatedPlayer
 from ..rules.words import Message
 from ..serializers import game_body, seat_change_json
+from .answers import stored_answer
 from .errors import GameOver, InvalidSeating, RoundTaken
 from .games import BoundGame, check_room, open_game, when_played
-from .replays import stored_answer
 from .storage import find_table, writing
 from .tables import seat_roster
 

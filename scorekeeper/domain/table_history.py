@@ -12,10 +12,10 @@ from ..extensions import db
 from ..models import Game, utcnow
 from ..rules.words import Message, in_context
 from ..serializers import table_body, timestamp
+from .answers import create_once
 from .errors import InvalidImport
 from .games import created_game_body
 from .history import ExportedGame, ReplayedGame, add_replayed, game_export, replay_export
-from .replays import create_once
 from .storage import find_table, reading_one_snapshot
 from .tables import (
     TableSetup,

@@ -14,6 +14,7 @@ from ..names import name_key
 from ..rules.words import Message
 from ..security import hash_token, new_game_id, new_token, token_matches
 from ..serializers import table_body, table_game_json
+from .answers import create_once
 from .errors import InvalidSeating, TableNotFound, WrongToken
 from .games import (
     GameSetup,
@@ -23,7 +24,6 @@ from .games import (
     open_game,
     renamed,
 )
-from .replays import create_once
 from .standings import standings
 from .storage import (
     changed,

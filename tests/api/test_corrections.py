@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import TableActions
+from tests.conftest import GameClient
 
 PLAYERS = ("Asha", "Bikash", "Chandra", "Dipa")
 A, B, C, D = range(4)
@@ -59,24 +59,24 @@ def by_seat(value: Any, seat_of: dict[int, int], key: str | None = None) -> Any:
     return value
 
 
-def seats(table: TableActions) -> dict[int, int]:
+def seats(table: GameClient) -> dict[int, int]:
     """Player id -> seat."""
     return {player_id: seat for seat, player_id in enumerate(table.players)}
 
 
-def rounds(table: TableActions) -> list[dict[str, Any]]:
+def rounds(table: GameClient) -> list[dict[str, Any]]:
     """Every round of the game, in order."""
     response = table.client.get(f"{table.url}/rounds")
     assert response.status_code == 200, response.json
     return response.json["rounds"]
 
 
-def put_round(table: TableActions, number: int, entry: dict[str, Any], query: str = "") -> Any:
+def put_round(table: GameClient, number: int, entry: dict[str, Any], query: str = "") -> Any:
     """PUT a corrected entry for round ``number``."""
     return table.client.put(f"{table.url}/rounds/{number}{query}", json=entry, headers=table.auth)
 
 
-def delete_round(table: TableActions, number: int) -> Any:
+def delete_round(table: GameClient, number: int) -> Any:
     """DELETE (undo) round ``number``."""
     return table.client.delete(f"{table.url}/rounds/{number}", headers=table.auth)
 
@@ -86,7 +86,7 @@ def without_updated_at(game: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in game.items() if key != "updated_at"}
 
 
-def play_quick_finish(table: TableActions) -> list[dict[str, Any]]:
+def play_quick_finish(table: GameClient) -> list[dict[str, Any]]:
     """Three players, elimination_limit 10, no halving; finished after round 2; return GETs.
 
     Round 1: C calls with 1, A 4, B 11 -> B eliminated (11 > 10); A 4, C 0.
@@ -108,7 +108,7 @@ def play_quick_finish(table: TableActions) -> list[dict[str, Any]]:
 
 
 def test_correcting_round_2_of_10_matches_a_fresh_game_with_the_corrected_round(client):
-    corrected = TableActions(client)
+    corrected = GameClient(client)
     corrected.create(players=PLAYERS, dealer=A, starter=B)
     for caller, totals in TEN_ROUNDS:
         corrected.jhyap(caller, *totals)
@@ -120,7 +120,7 @@ def test_correcting_round_2_of_10_matches_a_fresh_game_with_the_corrected_round(
     assert response.status_code == 200, response.json
     answered = response.json
 
-    fresh = TableActions(client)
+    fresh = GameClient(client)
     fresh.create(players=PLAYERS, dealer=A, starter=B)
     for number, (caller, totals) in enumerate(TEN_ROUNDS, start=1):
         if number == 2:

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.app import create_app
 from scorekeeper.domain import games, rounds
-from tests.conftest import TableActions, worded_errors_only
+from tests.conftest import GameClient, worded_errors_only
 from tests.live_server import free_port
 
 UNAVAILABLE = {
@@ -66,7 +66,7 @@ def assert_unavailable(response: Any) -> None:
 )
 def test_a_lost_connection_while_reading_is_a_503(
     client: FlaskClient,
-    table: TableActions,
+    table: GameClient,
     monkeypatch: pytest.MonkeyPatch,
     original: Exception,
 ) -> None:
@@ -76,7 +76,7 @@ def test_a_lost_connection_while_reading_is_a_503(
 
 
 def test_a_connection_broken_mid_write_is_a_503_and_records_nothing(
-    client: FlaskClient, table: TableActions, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, table: GameClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table.create()
     table.jhyap(0, 2, 10, 20)
@@ -90,7 +90,7 @@ def test_a_connection_broken_mid_write_is_a_503_and_records_nothing(
 
 
 def test_the_503_is_written_in_the_requests_language(
-    client: FlaskClient, table: TableActions, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, table: GameClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table.create()
     monkeypatch.setattr(games, "find_game", raising(wrapped(psycopg.OperationalError("gone"))))
@@ -113,7 +113,7 @@ def test_the_503_is_written_in_the_requests_language(
 )
 def test_other_database_errors_stay_a_500(
     client: FlaskClient,
-    table: TableActions,
+    table: GameClient,
     monkeypatch: pytest.MonkeyPatch,
     original: Exception,
 ) -> None:

@@ -22,7 +22,7 @@ from scorekeeper.domain import rounds
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyKey, Round
 from scorekeeper.security import hash_token
-from tests.conftest import TableActions, row_counts
+from tests.conftest import GameClient, row_counts
 
 PLAYERS = ("Asha", "Bikash", "Chandra", "Dipa")
 A, B, C, D = range(4)
@@ -61,7 +61,7 @@ def seat_map(document: dict[str, Any]) -> dict[int, int]:
     return {player["id"]: player["seat"] for player in players}
 
 
-def play_in_progress(table: TableActions) -> dict[str, int]:
+def play_in_progress(table: GameClient) -> dict[str, int]:
     """Four players, non-default options, cards, a halving, an elimination and a correction."""
     table.create(
         players=PLAYERS,
@@ -84,7 +84,7 @@ def play_in_progress(table: TableActions) -> dict[str, int]:
     return {"dealer": C, "starter": D}
 
 
-def play_finished(table: TableActions) -> dict[str, int]:
+def play_finished(table: GameClient) -> dict[str, int]:
     """Three players, elimination_limit 10, no halving: Chandra wins in round 3."""
     table.create(players=PLAYERS[:3], dealer=A, starter=B, elimination_limit=10, halve_at=[])
     table.jhyap(C, 4, 11, 1)
@@ -145,7 +145,7 @@ def test_export_never_holds_the_token_and_the_imported_game_has_a_working_new_to
 
     imported = import_document(client, response.json)
     assert imported.status_code == 201, imported.json
-    new = TableActions(client)
+    new = GameClient(client)
     new.token = imported.json.pop("token")
     new.game = imported.json
     assert new.token not in client.get(f"{new.url}/export").get_data(as_text=True)
@@ -815,7 +815,7 @@ def test_patch_that_changes_a_name_changes_the_etag(client, table):
 def test_delete_game_removes_it_and_its_rounds(app, client, table):
     table.create()
     table.jhyap(2, 17, 14, 3)
-    other = TableActions(client)
+    other = GameClient(client)
     other.create()
     before = row_counts(app)
 

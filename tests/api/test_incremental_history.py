@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import TableActions, row_counts
+from tests.conftest import GameClient, row_counts
 
 
-def history(table: TableActions, query: str = "") -> Any:
+def history(table: GameClient, query: str = "") -> Any:
     """``GET .../rounds`` with ``query``."""
     return table.client.get(f"{table.url}/rounds{query}")
 
@@ -26,13 +26,13 @@ def numbers(response: Any) -> list[int]:
     return [item["number"] for item in response.json["rounds"]]
 
 
-def revision(table: TableActions) -> int:
+def revision(table: GameClient) -> int:
     """The game's ``history_revision`` as GET answers it."""
     return table.get()["history_revision"]
 
 
 @pytest.fixture
-def four_items(table: TableActions) -> TableActions:
+def four_items(table: GameClient) -> GameClient:
     """A game of three rounds and a join between rounds 2 and 3 (items 1 to 4)."""
     table.create(players=("Asha", "Bikash", "Chandra"))
     table.jhyap(1, 10, 2, 8)

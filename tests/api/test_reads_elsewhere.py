@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
 
-from ..conftest import TableActions
+from ..conftest import GameClient
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def test_a_round_recorded_elsewhere_shows_at_once(table, other_process):
     table.create()
     table.jhyap(0, 0, 5, 7)
     before = table.get()
-    elsewhere = TableActions(other_process.test_client())
+    elsewhere = GameClient(other_process.test_client())
     elsewhere.game, elsewhere.token = table.game, table.token
     elsewhere.jhyap(1, 4, 0, 9)
     after = table.get()
@@ -64,7 +64,7 @@ def test_the_etag_is_the_version_of_the_body_sent(table):
     assert not_modified.status_code == 304
 
 
-def export_of(table: TableActions) -> dict:
+def export_of(table: GameClient) -> dict:
     response = table.client.get(f"{table.url}/export")
     assert response.status_code == 200
     return response.json
@@ -74,7 +74,7 @@ def test_an_export_shows_rounds_recorded_corrected_or_undone_elsewhere(table, ot
     table.create()
     table.jhyap(0, 0, 5, 7)
     assert [round_["number"] for round_ in export_of(table)["rounds"]] == [1]
-    elsewhere = TableActions(other_process.test_client())
+    elsewhere = GameClient(other_process.test_client())
     elsewhere.game, elsewhere.token = table.game, table.token
 
     elsewhere.jhyap(1, 4, 0, 9)
@@ -106,7 +106,7 @@ def test_an_export_is_one_snapshot_even_if_a_round_lands_while_it_is_read(
 ):
     table.create()
     table.jhyap(0, 0, 5, 7)
-    elsewhere = TableActions(other_process.test_client())
+    elsewhere = GameClient(other_process.test_client())
     elsewhere.game, elsewhere.token = table.game, table.token
     landed = []
 

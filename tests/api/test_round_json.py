@@ -18,7 +18,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Round
 from scorekeeper.rules import Player, get_ruleset
 from scorekeeper.serializers import round_json
-from tests.conftest import TableActions
+from tests.conftest import GameClient
 
 A, B, C, D = range(4)
 
@@ -28,7 +28,7 @@ def as_written(document: Any) -> str:
     return json.dumps(document, ensure_ascii=False)
 
 
-def play_jhyap(table: TableActions) -> None:
+def play_jhyap(table: GameClient) -> None:
     """Cards, a halving, an elimination, a correction, and a win."""
     table.create(
         players=("Asha", "Bikash", "Chandra", "Dipa"),
@@ -58,7 +58,7 @@ def play_jhyap(table: TableActions) -> None:
         )
 
 
-def play_twenty_two(table: TableActions) -> None:
+def play_twenty_two(table: GameClient) -> None:
     """A tie, an elimination, a dealer who is out, and a shared last round."""
     table.create(ruleset="twenty-two", dealer=A)
     table.trick((B, "5H"), (C, "as"), (A, "9D"))
@@ -71,7 +71,7 @@ def play_twenty_two(table: TableActions) -> None:
 
 @pytest.mark.parametrize("play", [play_jhyap, play_twenty_two], ids=["jhyap", "twenty-two"])
 def test_replaying_stored_entries_gives_the_stored_round_json(
-    app: Any, table: TableActions, play: Callable[[TableActions], None]
+    app: Any, table: GameClient, play: Callable[[GameClient], None]
 ) -> None:
     play(table)
     game = table.get()

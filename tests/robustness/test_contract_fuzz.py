@@ -59,7 +59,7 @@ from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import ignored_auth
 
 from scorekeeper import PROJECT_ROOT
-from tests.conftest import TableActions
+from tests.conftest import GameClient
 
 from .conftest import report
 
@@ -149,15 +149,15 @@ these cases (test_security.py checks the tokens; the other cases still go throug
 def _create_targets(app: Flask) -> list[Target]:
     """A Jhyap game with rounds, a Twenty Two game with rounds, and a finished Jhyap game."""
     client = app.test_client()
-    jhyap = TableActions(client)
+    jhyap = GameClient(client)
     jhyap.create(("Asha", "Bikash", "Chandra"), elimination_limit=500)
     for caller, totals in ((2, (17, 14, 3)), (0, (2, 30, 9)), (1, (12, 0, 25))):
         jhyap.jhyap(caller, *totals)
-    twenty_two = TableActions(client)
+    twenty_two = GameClient(client)
     twenty_two.create(("Dipa", "Esha", "Firoz"), ruleset="twenty-two", starter=None)
     twenty_two.trick((1, "9C"), (2, "KD"), (0, "4H"))
     twenty_two.trick((2, "2S"), (0, "3S"), (1, "5C"))
-    finished = TableActions(client)
+    finished = GameClient(client)
     finished.create(("Gita", "Hari"), elimination_limit=10, halve_at=[])
     finished.jhyap(0, 0, 40)
     assert finished.get()["status"] == "finished"
@@ -180,7 +180,7 @@ def _create_tables(app: Flask) -> list[TableTarget]:
     auth = {"Authorization": f"Bearer {token}"}
     asha, bikash, chandra, dev, esha = (player["id"] for player in crew["players"])
     url = f"/api/v1/tables/{crew['id']}/games"
-    jhyap = TableActions(client)
+    jhyap = GameClient(client)
     jhyap.game = _created(
         client.post(
             url,
@@ -202,7 +202,7 @@ def _create_tables(app: Flask) -> list[TableTarget]:
     jhyap.game = _created(client.post(seats, json=join, headers=auth))  # Asha, Dev, Bikash, Chandra
     jhyap.jhyap(0, 2, 30, 9, 12)
     jhyap.game = _created(client.post(seats, json={"leave": jhyap.players[2]}, headers=auth))
-    twenty_two = TableActions(client)
+    twenty_two = GameClient(client)
     twenty_two.game = _created(
         client.post(
             url,

@@ -13,7 +13,7 @@ from flask import Flask
 
 from scorekeeper.app import create_app
 from scorekeeper.logs import LOGGER_NAME
-from tests.conftest import TableActions, app_on_empty_database
+from tests.conftest import GameClient, app_on_empty_database
 from tests.live_server import free_port
 
 
@@ -38,7 +38,7 @@ def log_lines() -> Iterator[list[str]]:
 
 
 def test_one_line_per_request_with_method_path_status_and_duration(
-    client: Any, table: TableActions, log_lines: list[str]
+    client: Any, table: GameClient, log_lines: list[str]
 ) -> None:
     table.create()
     table.jhyap(2, 17, 14, 3)
@@ -59,7 +59,7 @@ def test_one_line_per_request_with_method_path_status_and_duration(
         assert "\n" not in json.dumps(record)
 
 
-def test_no_token_in_the_log(client: Any, table: TableActions, log_lines: list[str]) -> None:
+def test_no_token_in_the_log(client: Any, table: GameClient, log_lines: list[str]) -> None:
     table.create()
     token = table.token
     table.jhyap(2, 17, 14, 3)
@@ -145,7 +145,7 @@ def test_rate_limits_spend_no_line_of_their_own_and_nothing_from_a_token(
     with app_on_empty_database(
         database_url, RATE_LIMITS="on", ROUND_WRITE_LIMIT="1/minute", TOKEN_FAILURE_LIMIT="1/minute"
     ) as app:
-        table = TableActions(app.test_client())
+        table = GameClient(app.test_client())
         table.create()
         token = table.token
         wrong = {"Authorization": "Bearer " + "x" * 24}

@@ -50,7 +50,7 @@ from scorekeeper.app import create_app
 from scorekeeper.domain import games, history, rounds
 from scorekeeper.extensions import db
 from tests.api.test_security_basics import URL_SAFE  # the one pattern of ids and tokens
-from tests.conftest import TableActions, app_on_empty_database
+from tests.conftest import GameClient, app_on_empty_database
 from tests.live_server import LiveServer
 
 STRANGER = "A" * 32
@@ -61,8 +61,8 @@ def random_bytes(text: str) -> int:
     return len(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
 
 
-def new_table(client: FlaskClient, ruleset: str = "jhyap") -> TableActions:
-    table = TableActions(client)
+def new_table(client: FlaskClient, ruleset: str = "jhyap") -> GameClient:
+    table = GameClient(client)
     table.create(ruleset=ruleset, starter=None if ruleset != "jhyap" else 1)
     return table
 
@@ -127,7 +127,7 @@ def test_no_token_is_stored_anywhere(app: Flask, client: FlaskClient) -> None:
 # 3. Constant-time compare
 
 
-def every_write(table: TableActions) -> list[tuple[str, str, Any]]:
+def every_write(table: GameClient) -> list[tuple[str, str, Any]]:
     return [
         ("POST", f"{table.url}/rounds", table.jhyap_entry(0, (2, 30, 9))),
         ("POST", f"{table.url}/rounds?dry_run=true", table.jhyap_entry(0, (2, 30, 9))),
@@ -172,7 +172,7 @@ def test_every_write_decides_through_compare_digest_alone(
 def test_an_imported_copy_and_its_original_do_not_share_tokens(client: FlaskClient) -> None:
     original = new_table(client)
     original.jhyap(2, 17, 14, 3)
-    copy = TableActions(client)
+    copy = GameClient(client)
     created = client.post("/api/v1/games/import", json=original.export()).json
     copy.token = created.pop("token")
     copy.game = created

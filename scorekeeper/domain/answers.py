@@ -46,7 +46,7 @@ def create_once(
 ) -> tuple[dict[str, Any], bool]:
     """Run ``create`` in one unit of work, or give the first answer to ``idempotency_key`` again.
 
-    Returns the answer's body and whether it is a replay. ``create`` builds the
+    Returns the answer's body and whether it is one given again. ``create`` builds the
     body inside the unit of work, so the answer and what it created commit together.
     """
     try:
