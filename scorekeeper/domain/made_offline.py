@@ -98,8 +98,8 @@ def creation_time(created_at: datetime | None) -> datetime:
     if created_at < now - OLDEST_CREATION:
         raise CreatedAtOutOfRange(
             Message(
-                "This was made at {created_at} by the phone's clock, more than a day ago, "
-                "longer than a creation time may go back; check the phone's clock.",
+                "This was made at {created_at} by the phone's clock, more than a day ago, which "
+                "is too long ago; check the phone's clock.",
                 created_at=timestamp(created_at),
             ),
             {"created_at": ["More than a day before the server's clock."]},
