@@ -23,6 +23,7 @@ from ..errors import Invalid, validation_message
 from ..names import first_clash
 from ..rules import RULESETS
 from ..rules.words import Message, in_context, listed
+from ..security import NEW_ID_LENGTH
 from .fields import (
     AddressCount,
     Boolean,
@@ -68,9 +69,9 @@ class CreationSchema(RequestSchema):
 
     id = NewId(
         metadata={
-            "description": "The id a phone chose for what it made with no network: 22 URL-safe "
-            "characters of 128 random bits; 409 (id_taken) if a game or table has it. Absent: "
-            "the service chooses."
+            "description": "The id a phone chose for what it made with no network: "
+            f"{NEW_ID_LENGTH} URL-safe characters of 128 random bits; 409 (id_taken) if a game "
+            "or table has it. Absent: the service chooses."
         }
     )
     created_at = Time(

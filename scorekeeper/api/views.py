@@ -95,9 +95,10 @@ DRY_RUN_PARAMETER = {
 LOCATION = {"Location": {"schema": {"type": "string"}}}
 ID_TAKEN = {
     "schema": ErrorSchema,
-    "description": "A game or table already has the id the request chose (code id_taken).",
+    "description": "A game or table already has the id the request chose (code id_taken), or "
+    "a copy of this request is being answered at this moment (code conflict, Retry-After).",
 }
-"""The 409 of a creating request whose chosen ``id`` is taken."""
+"""The 409 of a creating request: its chosen ``id`` taken, or a copy of it in progress."""
 
 
 def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
