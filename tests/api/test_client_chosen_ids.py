@@ -407,3 +407,25 @@ def test_of_two_games_with_one_id_at_the_same_moment_one_wins(app, phone):
         "id_taken"
     }
     assert counts(app)[0] == before[0] + 1
+
+
+def test_two_copies_of_one_creation_at_the_same_moment_get_the_same_answer(app, phone):
+    made_id, key = chosen_id(), {"Idempotency-Key": secrets.token_urlsafe(16)}
+    start = threading.Barrier(2)
+    answers: list[Any] = []
+    before = counts(app)
+
+    def send() -> None:
+        client = app.test_client()
+        start.wait()
+        answers.append(client.post(GAMES, json={**NEW_GAME, "id": made_id}, headers=key))
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert [answer.status_code for answer in answers] == [201, 201], [a.json for a in answers]
+    assert answers[0].json == answers[1].json
+    assert counts(app)[0] == before[0] + 1
