@@ -34,6 +34,8 @@ DOMAIN_ERRORS: dict[type[domain.DomainError], tuple[int, str]] = {
     domain.InvalidImport: (422, "invalid_import"),
     domain.TableNotFound: (404, "not_found"),
     domain.InvalidSeating: (422, "invalid_game"),
+    domain.IdTaken: (409, "id_taken"),
+    domain.CreatedAtOutOfRange: (422, "invalid_request"),
 }
 """The status and code each domain error is answered with."""
 RETRY_AFTER: dict[type[domain.DomainError], str] = {domain.RecordingInProgress: "1"}
@@ -192,6 +194,8 @@ FIELD_WORDS = {
     "games": "the games",
 }
 """How a message names a field of a request (a ruleset names the fields of its entries)."""
+NAMED_AS_SENT = frozenset({"id"})
+"""Fields of a body itself that a message names as sent: in words, ``id`` is a player's."""
 
 QUERY_WORDS = {
     "dry_run": "the dry_run setting in the address",
@@ -224,6 +228,8 @@ def field_label(path: tuple[str, ...]) -> Message:
     parts: list[Message] = []
     if path[:1] == ("query",) and len(path) == 2 and path[1] in QUERY_WORDS:
         return Message(QUERY_WORDS[path[1]])
+    if len(path) == 1 and path[0] in NAMED_AS_SENT:
+        return Message('the field "{name}"', name=path[0])
     for previous, step in zip(("", *path), path, strict=False):
         if step.isdigit() and parts:
             if previous in ITEM_WORDS:

@@ -23,8 +23,8 @@ IMPORT_MAX_BYTES = {
 """Imports may be larger than other bodies: a game's whole history (8 MiB, also into a table),
 or a table's (32 MiB). README.md, SECURITY.md and docs/api.md say the same
 (tests/test_body_limits.py)."""
-TAKE_NO_BODY = frozenset({"api.rematch"})
-"""POSTs whose body, if any, is not read."""
+BODY_OPTIONAL = frozenset({"api.rematch"})
+"""POSTs that may come without a body (or an empty one), read as ``{}``."""
 METHODS_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 JSON_KINDS = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}
 
@@ -93,7 +93,7 @@ def parse_json_body() -> None:
     Runs before every API view that takes a body, so that a bad body is
     answered 400, 413 or 415 before anything else happens.
     """
-    if request.method not in METHODS_WITH_BODY or request.endpoint in TAKE_NO_BODY:
+    if request.method not in METHODS_WITH_BODY:
         return
     if request.endpoint in IMPORT_MAX_BYTES:
         request.max_content_length = IMPORT_MAX_BYTES[request.endpoint]
@@ -114,6 +114,9 @@ def parse_json_body() -> None:
     if streamed_limit is not None and len(raw) > streamed_limit:
         raise RequestEntityTooLarge()
     if not raw:
+        if request.endpoint in BODY_OPTIONAL:
+            g.json_body = {}
+            return
         raise BadRequest("The request has no body; send a JSON object.")
     _check_media_type()
     try:

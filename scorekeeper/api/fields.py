@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError, fields
 from ..errors import UNKNOWN_FIELD
 from ..names import joiners_inside, normalise_name, printable_name
 from ..rules.words import Message
+from ..security import NEW_ID, NEW_ID_LENGTH
 from ..times import parse_time
 
 COMMON_PROBLEMS = {
@@ -155,4 +156,24 @@ class Name(String):
             raise ValidationError("Must use printable characters only.")
         if not joiners_inside(text):
             raise ValidationError("Must not begin or end with a zero-width joiner or non-joiner.")
+        return text
+
+
+class NewId(String):
+    """The id a phone chose for a new game or table: as ``security.new_game_id`` makes them."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        length = {"minLength": NEW_ID_LENGTH, "maxLength": NEW_ID_LENGTH}
+        schema = {"pattern": f"^{NEW_ID.pattern}$", **length}
+        super().__init__(**{**kwargs, "metadata": {**schema, **kwargs.get("metadata", {})}})
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not NEW_ID.fullmatch(text):
+            raise ValidationError(
+                Message(
+                    "Must be {length} characters, each a letter, a digit, - or _.",
+                    length=NEW_ID_LENGTH,
+                )
+            )
         return text

@@ -17,13 +17,27 @@ from marshmallow import (
 
 from ..domain.games import GameChange, GameSetup
 from ..domain.history import ExportedGame, ExportedRound
+from ..domain.made_offline import MadeOffline
 from ..domain.rounds import EntryReader, ReadEntry
 from ..domain.seats import SeatChange
 from ..errors import Invalid, validation_message
 from ..names import first_clash
 from ..rules import RULESETS
 from ..rules.words import Message, in_context, listed
-from .fields import AddressCount, Boolean, Dict, Integer, List, Name, Nested, RequestSchema, String
+from ..security import NEW_ID_LENGTH
+from .fields import (
+    AddressCount,
+    Boolean,
+    Dict,
+    Integer,
+    List,
+    Name,
+    Nested,
+    NewId,
+    RequestSchema,
+    String,
+    Time,
+)
 from .rulesets import (
     RULESET_SCHEMAS,
     NextRoundSchema,
@@ -50,7 +64,38 @@ RULESET_CHOICE = RulesetChoice(list(RULESETS))
 # Requests
 
 
-class GameCreateSchema(RequestSchema):
+class CreationSchema(RequestSchema):
+    """A request that creates a game or table, which a phone may have made with no network."""
+
+    id = NewId(
+        metadata={
+            "description": "The id a phone chose for what it made with no network: "
+            f"{NEW_ID_LENGTH} URL-safe characters of 128 random bits; 409 (id_taken) if a game "
+            "or table has it. Absent: the service chooses."
+        }
+    )
+    created_at = Time(
+        metadata={
+            "description": "When it was made on the phone: at most a minute ahead (taken as "
+            "now) and at most a day ago. Absent: when it arrives."
+        }
+    )
+
+    @staticmethod
+    def made_offline(data: dict[str, Any]) -> MadeOffline:
+        """Take ``id`` and ``created_at`` out of loaded ``data``, as what the phone chose."""
+        return MadeOffline(id=data.pop("id", None), created_at=data.pop("created_at", None))
+
+
+class RematchSchema(CreationSchema):
+    """``POST /games/{id}/rematch``: no body, or the id and creation time a phone chose."""
+
+    @post_load
+    def _made(self, data: dict[str, Any], **kwargs: Any) -> MadeOffline:
+        return self.made_offline(data)
+
+
+class GameCreateSchema(CreationSchema):
     """``POST /games``."""
 
     ruleset = String(required=True, validate=RULESET_CHOICE)
@@ -80,7 +125,8 @@ class GameCreateSchema(RequestSchema):
 
     @post_load
     def _setup(self, data: dict[str, Any], **kwargs: Any) -> GameSetup:
-        return GameSetup(**data)
+        made = self.made_offline(data)
+        return GameSetup(made=made, **data)
 
     @validates_schema
     def _unique_names(self, data: dict[str, Any], **kwargs: Any) -> None:

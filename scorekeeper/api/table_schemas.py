@@ -24,6 +24,7 @@ from .fields import Dict, Integer, List, Name, Nested, RequestSchema, String
 from .schemas import (
     NAME_LENGTH,
     RULESET_CHOICE,
+    CreationSchema,
     ExportDocumentSchema,
     ExportSchema,
     GameCreateSchema,
@@ -57,7 +58,7 @@ class RosterSchema(List):
         return names
 
 
-class TableCreateSchema(RequestSchema):
+class TableCreateSchema(CreationSchema):
     """``POST /tables``."""
 
     name = Name(min_length=1, max_length=TABLE_NAME_LENGTH, required=True)
@@ -69,7 +70,7 @@ class TableCreateSchema(RequestSchema):
 
     @post_load
     def _setup(self, data: dict[str, Any], **kwargs: Any) -> TableSetup:
-        return TableSetup(name=data["name"], players=data["players"])
+        return TableSetup(name=data["name"], players=data["players"], made=self.made_offline(data))
 
 
 class TablePatchSchema(RequestSchema):
@@ -129,8 +130,8 @@ class TableGameCreateSchema(GameCreateSchema):
 
     @post_load
     def _setup(self, data: dict[str, Any], **kwargs: Any) -> TableGameSetup:
-        seats = data.pop("players")
-        return TableGameSetup(GameSetup(players=[], **data), seats)
+        seats, made = data.pop("players"), self.made_offline(data)
+        return TableGameSetup(GameSetup(players=[], made=made, **data), seats)
 
 
 # Responses

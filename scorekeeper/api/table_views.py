@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import Response, url_for
 
 from ..domain import history, table_history, tables
+from ..domain.made_offline import MadeOffline
 from . import links
 from .auth import bearer_token, token_first
 from .limits import game_creations, token_failures
-from .schemas import CreatedGameSchema, ExportSchema
+from .schemas import CreatedGameSchema, ExportSchema, RematchSchema
 from .table_schemas import (
     CreatedTableSchema,
     TableCreateSchema,
@@ -20,6 +21,7 @@ from .table_schemas import (
 from .views import (
     BEARER,
     CREATION_KEY_PARAMETER,
+    ID_TAKEN,
     LOCATION,
     NO_CONTENT,
     answer,
@@ -35,6 +37,7 @@ from .views import (
 @blp.arguments(TableCreateSchema)
 @blp.doc(parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedTableSchema, headers=LOCATION)
+@blp.alt_response(409, **ID_TAKEN)
 @blp.doc(responses={201: {"links": links.CREATED_TABLE}})
 def create_table(setup: tables.TableSetup) -> Response:
     """Create a table of friends."""
@@ -81,6 +84,7 @@ def delete_table(table_id: str) -> Response:
 @blp.arguments(TableGameCreateSchema)
 @blp.doc(security=BEARER, parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
+@blp.alt_response(409, **ID_TAKEN)
 @blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
 def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Response:
     """Create a game at the table, from roster players or new names."""
@@ -111,13 +115,18 @@ def import_game_at_table(exported: history.ExportedGame, table_id: str) -> Respo
 @blp.route("/games/<gameid:game_id>/rematch", methods=["POST"])
 @game_creations
 @token_failures
+@token_first()
+@blp.arguments(RematchSchema, required=False)
 @blp.doc(security=BEARER, parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
+@blp.alt_response(409, **ID_TAKEN)
 @blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
-def rematch(game_id: str) -> Response:
+def rematch(made: MadeOffline, game_id: str) -> Response:
     """Start a new game with the same players, seats, options and table."""
     key, fingerprint = creation_key_and_fingerprint()
-    body, _ = tables.rematch(game_id, bearer_token(), idempotency_key=key, fingerprint=fingerprint)
+    body, _ = tables.rematch(
+        game_id, bearer_token(), made, idempotency_key=key, fingerprint=fingerprint
+    )
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 

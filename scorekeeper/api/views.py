@@ -25,6 +25,7 @@ from .schemas import (
     DryRunGameSchema,
     DryRunQuerySchema,
     EntryBodySchema,
+    ErrorSchema,
     ExportSchema,
     GameCreateSchema,
     GamePatchSchema,
@@ -92,6 +93,12 @@ DRY_RUN_PARAMETER = {
     "description": "Validate and score the round without recording it (answers 200).",
 }
 LOCATION = {"Location": {"schema": {"type": "string"}}}
+ID_TAKEN = {
+    "schema": ErrorSchema,
+    "description": "A game or table already has the id the request chose (code id_taken), or "
+    "a copy of this request is being answered at this moment (code conflict, Retry-After).",
+}
+"""The 409 of a creating request: its chosen ``id`` taken, or a copy of it in progress."""
 
 
 def answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -173,6 +180,7 @@ def with_etag(
 @blp.arguments(GameCreateSchema)
 @blp.doc(parameters=[CREATION_KEY_PARAMETER])
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
+@blp.alt_response(409, **ID_TAKEN)
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def create_game(setup: games.GameSetup) -> Response:
     """Create a game."""

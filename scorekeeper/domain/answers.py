@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import CreationKey, IdempotencyKey, utcnow
 from .errors import KeyReused, RecordingInProgress
+from .made_offline import hold_id, id_taken, id_taken_error
 from .storage import writing
 
 
@@ -43,14 +44,19 @@ def create_once(
     idempotency_key: str | None,
     fingerprint: str,
     create: Callable[[], dict[str, Any]],
+    *,
+    chosen_id: str | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """Run ``create`` in one unit of work, or give the first answer to ``idempotency_key`` again.
 
     Returns the answer's body and whether it is one given again. ``create`` builds the
     body inside the unit of work, so the answer and what it created commit together.
+    ``chosen_id`` is the id a phone chose for what ``create`` makes: the key is looked up
+    before the id, so that a resend of a creation that succeeded is answered, not refused.
     """
     try:
         with writing():
+            hold_id(chosen_id)  # a copy sent at the same moment waits, then finds the key
             if idempotency_key is not None:
                 stored = db.session.scalars(
                     select(CreationKey).where(
@@ -78,6 +84,8 @@ def create_once(
                 )
             return body, False
     except IntegrityError:
+        if chosen_id is not None and id_taken(chosen_id):  # made meanwhile, past the lock
+            raise id_taken_error(chosen_id) from None
         raise RecordingInProgress(
             "This request is being answered for another copy of it; try again in a moment."
         ) from None

@@ -73,3 +73,11 @@ class GameFull(DomainError):
 
 class NotARound(DomainError):
     """A correction of a history item that is a seat change."""
+
+
+class IdTaken(DomainError):
+    """A new game's or table's chosen id that a game or table already has."""
+
+
+class CreatedAtOutOfRange(DomainError):
+    """A chosen ``created_at`` too far ahead of the server's clock, or too long ago."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
@@ -16,11 +16,12 @@ from ..names import first_clash
 from ..rules import GameState, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
 from ..rules.words import Message
-from ..security import hash_token, new_game_id, new_token, token_matches
+from ..security import hash_token, new_token, token_matches
 from ..serializers import end_json, game_body, timestamp
 from ..times import in_utc
 from .answers import create_once
 from .errors import GameFull, GameNotFound, InvalidChange, PlayedAtOutOfRange, WrongToken
+from .made_offline import CLOCK_AHEAD, NOTHING_CHOSEN, MadeOffline, claim_id, creation_time
 from .storage import changed, find_game, stored_version, touch_table, writing
 
 
@@ -36,6 +37,8 @@ class GameSetup:
     starter: int | None = None
     """Seat of round 1's starter (rulesets that choose one); random if ``None``."""
     options: Mapping[str, Any] = field(default_factory=dict)
+    made: MadeOffline = NOTHING_CHOSEN
+    """The id and creation time a phone chose for the game, if it made it with no network."""
 
 
 @dataclass(frozen=True)
@@ -126,10 +129,6 @@ def check_room(state: GameState) -> None:
         )
 
 
-PLAYED_AT_AHEAD = timedelta(minutes=1)
-"""How far ahead of the server's clock a phone's ``played_at`` may be (its clock a little fast)."""
-
-
 def when_played(bound: BoundGame, played_at: datetime | None) -> datetime:
     """When the next history item was played: ``played_at`` as the phone sent it, else now.
 
@@ -140,7 +139,7 @@ def when_played(bound: BoundGame, played_at: datetime | None) -> datetime:
     now = utcnow()
     if played_at is None:
         return now
-    if played_at > now + PLAYED_AT_AHEAD:
+    if played_at > now + CLOCK_AHEAD:
         raise PlayedAtOutOfRange(
             Message(
                 "This was played at {played_at} by the phone's clock, more than a minute from "
@@ -269,7 +268,11 @@ def create_game(
     """Create a game (once per ``idempotency_key``); its answer, token included, and whether
     that answer is a replay."""
     return create_once(
-        "games", idempotency_key, fingerprint, lambda: created_game_body(*add_game(setup))
+        "games",
+        idempotency_key,
+        fingerprint,
+        lambda: created_game_body(*add_game(setup)),
+        chosen_id=setup.made.id,
     )
 
 
@@ -288,7 +291,9 @@ def add_game(
 ) -> tuple[BoundGame, str]:
     """Add a new game to the unit of work (flushed, so its players have ids), with its token.
 
-    At a table, ``roster_ids`` names the roster player in each seat.
+    Its id and creation time are the ones ``setup.made`` chose, if any (an import gives
+    ``created_at`` and ``updated_at`` instead). At a table, ``roster_ids`` names the roster
+    player in each seat.
     """
     seated = [SeatedPlayer(seat, name) for seat, name in enumerate(setup.players)]
     rules = get_ruleset(setup.ruleset)(seated, setup.options)
@@ -299,9 +304,9 @@ def add_game(
         starter = secrets.randbelow(count)
     state = rules.start(dealer, starter)
     token = new_token()
-    now = utcnow()
+    made_at = creation_time(setup.made.created_at)
     game = Game(
-        id=new_game_id(),
+        id=claim_id(setup.made.id),
         ruleset=rules.name,
         name=setup.name,
         options=rules.options,
@@ -311,8 +316,8 @@ def add_game(
         state=state.to_dict(),
         version=1,
         history_revision=0,
-        created_at=created_at or now,
-        updated_at=updated_at or now,
+        created_at=created_at or made_at,
+        updated_at=updated_at or made_at,
         table_id=table_id,
         players=[
             Player(seat=seat, name=name, roster_id=roster_id)

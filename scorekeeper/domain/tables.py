@@ -9,10 +9,10 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Game, Player, RosterPlayer, Table, utcnow
+from ..models import Game, Player, RosterPlayer, Table
 from ..names import name_key
 from ..rules.words import Message
-from ..security import hash_token, new_game_id, new_token, token_matches
+from ..security import hash_token, new_token, token_matches
 from ..serializers import table_body, table_game_json
 from .answers import create_once
 from .errors import InvalidSeating, TableNotFound, WrongToken
@@ -24,6 +24,7 @@ from .games import (
     open_game,
     renamed,
 )
+from .made_offline import NOTHING_CHOSEN, MadeOffline, claim_id, creation_time
 from .standings import standings
 from .storage import (
     changed,
@@ -44,6 +45,8 @@ class TableSetup:
 
     name: str
     players: Sequence[str] = ()
+    made: MadeOffline = NOTHING_CHOSEN
+    """The id and creation time a phone chose for the table, if it made it with no network."""
 
 
 @dataclass(frozen=True)
@@ -72,20 +75,20 @@ def create_table(
         table, token = add_table(setup)
         return {**table_body(table, [], []), "token": token}
 
-    return create_once("tables", idempotency_key, fingerprint, create)
+    return create_once("tables", idempotency_key, fingerprint, create, chosen_id=setup.made.id)
 
 
 def add_table(setup: TableSetup) -> tuple[Table, str]:
     """Add a new table to the unit of work (flushed, so its roster has ids), with its token."""
     token = new_token()
-    now = utcnow()
+    made_at = creation_time(setup.made.created_at)
     table = Table(
-        id=new_game_id(),
+        id=claim_id(setup.made.id),
         name=setup.name,
         token_hash=hash_token(token),
         version=1,
-        created_at=now,
-        updated_at=now,
+        created_at=made_at,
+        updated_at=made_at,
         roster=[RosterPlayer(name=name) for name in setup.players],
     )
     db.session.add(table)
@@ -205,7 +208,13 @@ def create_game_at_table(
         changed("table", table.id)
         return created_game_body(bound, game_token)
 
-    return create_once(f"tables/{table_id}/games", idempotency_key, fingerprint, create)
+    return create_once(
+        f"tables/{table_id}/games",
+        idempotency_key,
+        fingerprint,
+        create,
+        chosen_id=setup.game.made.id,
+    )
 
 
 def seat_roster(table: Table, seats: Sequence[int | str]) -> list[RosterPlayer]:
@@ -263,7 +272,12 @@ def check_roster_size(table: Table) -> None:
 
 
 def rematch(
-    game_id: str, token: str, *, idempotency_key: str | None = None, fingerprint: str = ""
+    game_id: str,
+    token: str,
+    made: MadeOffline = NOTHING_CHOSEN,
+    *,
+    idempotency_key: str | None = None,
+    fingerprint: str = "",
 ) -> tuple[dict[str, Any], bool]:
     """A new game with the same players, seats, ruleset, options and table; the deal moves on.
 
@@ -290,6 +304,7 @@ def rematch(
             name=game.name,
             dealer=playing.index(dealer_id),
             options=game.options,
+            made=made,
         )
         new, new_token_ = add_game(
             setup,
@@ -299,7 +314,9 @@ def rematch(
         touch_table(game.table_id)
         return created_game_body(new, new_token_)
 
-    return create_once(f"games/{game_id}/rematch", idempotency_key, fingerprint, create)
+    return create_once(
+        f"games/{game_id}/rematch", idempotency_key, fingerprint, create, chosen_id=made.id
+    )
 
 
 def _first_dealer_id(game: Game) -> int:
