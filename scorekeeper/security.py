@@ -1,4 +1,4 @@
-"""Game ids and write tokens (random, URL-safe, hashed at rest); headers on every answer."""
+"""Ids of games and tables, and write tokens (random, URL-safe, hashed at rest); answer headers."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import hmac
 import re
 import secrets
 
-GAME_ID_BYTES = 16  # 128 bits
+PUBLIC_ID_BYTES = 16  # 128 bits
 NEW_ID_LENGTH = 22
-"""The length of an id ``new_game_id`` makes: 128 bits in URL-safe base64, unpadded."""
+"""The length of an id ``new_public_id`` makes: 128 bits in URL-safe base64, unpadded."""
 NEW_ID = re.compile(rf"[A-Za-z0-9_-]{{{NEW_ID_LENGTH}}}", re.ASCII)
 """What a new game's or table's id looks like, the service's own or one a phone chose."""
 TOKEN_BYTES = 24  # 192 bits
@@ -17,9 +17,9 @@ RESPONSE_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-
 """On every response, the app's own and those gunicorn answers by itself."""
 
 
-def new_game_id() -> str:
+def new_public_id() -> str:
     """An unguessable, URL-safe id of a game or table (``NEW_ID``)."""
-    return secrets.token_urlsafe(GAME_ID_BYTES)
+    return secrets.token_urlsafe(PUBLIC_ID_BYTES)
 
 
 def new_token() -> str:

@@ -28,7 +28,7 @@ PUBLIC_ID_PATTERN = r"[A-Za-z0-9_-]{16,64}"
 
 
 class GameIdConverter(BaseConverter):
-    """A game's id in a path: URL-safe, as ``security.new_game_id`` makes them.
+    """A game's id in a path: URL-safe, as ``security.new_public_id`` makes them.
 
     Only such a segment routes to a game, so that ``/games/import`` is not also
     "the game called import" (whose methods would show in ``Allow``).

@@ -160,7 +160,7 @@ class Name(String):
 
 
 class NewId(String):
-    """The id a phone chose for a new game or table: as ``security.new_game_id`` makes them."""
+    """The id a phone chose for a new game or table: as ``security.new_public_id`` makes them."""
 
     def __init__(self, **kwargs: Any) -> None:
         length = {"minLength": NEW_ID_LENGTH, "maxLength": NEW_ID_LENGTH}

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..models import Game, Table, utcnow
 from ..rules.words import Message
-from ..security import new_game_id
+from ..security import new_public_id
 from ..serializers import timestamp
 from .errors import CreatedAtOutOfRange, IdTaken
 
@@ -72,7 +72,7 @@ def id_taken_error(chosen_id: str) -> IdTaken:
 def claim_id(chosen_id: str | None) -> str:
     """The new game's or table's id: ``chosen_id`` if no game or table has it, else a new one."""
     if chosen_id is None:
-        return new_game_id()
+        return new_public_id()
     if id_taken(chosen_id):
         raise id_taken_error(chosen_id)
     return chosen_id

@@ -249,7 +249,7 @@ def test_no_route_answers_with_games_it_was_not_asked_for(app: Flask, client: Fl
 def test_game_ids_are_128_bits_from_secrets_and_unrelated_to_tokens(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ids = {scorekeeper.security.new_game_id() for _ in range(2000)}
+    ids = {scorekeeper.security.new_public_id() for _ in range(2000)}
     assert len(ids) == 2000
     assert min(random_bytes(game_id) for game_id in ids) * 8 >= 128
     calls: list[int] = []
