@@ -177,21 +177,19 @@ def when_played(bound: BoundGame, played_at: datetime | None) -> datetime:
     return min(played_at, now)
 
 
-def bind_rules(game: Game, seating: Sequence[int] | None) -> Ruleset:
+def bind_rules(game: Game, seating: Sequence[int]) -> Ruleset:
     """``game``'s rules bound to the players with ids ``seating``, in seat order.
 
-    Without ``seating`` (a state stored before seat changes), the players sit as
-    their rows say. An existing game's options are not checked again.
+    An existing game's options are not checked again.
     """
     names = {player.id: player.name for player in game.players}
-    ids = seating or [player.id for player in game.players]
-    players = [SeatedPlayer(player_id, names[player_id]) for player_id in ids]
+    players = [SeatedPlayer(player_id, names[player_id]) for player_id in seating]
     return get_ruleset(game.ruleset).restore(players, game.options)
 
 
 def state_of(game: Game, stored: Mapping[str, Any]) -> tuple[Ruleset, GameState]:
     """A stored state of ``game``, with the rules bound to the players seated in it."""
-    rules = bind_rules(game, stored.get("seating"))
+    rules = bind_rules(game, stored["seating"])
     return rules, rules.state_from_dict(stored)
 
 

@@ -260,15 +260,9 @@ class Ruleset(ABC, Generic[Entry, State]):
         )
 
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a stored state of this ruleset; one stored before seat changes gets their fields.
-
-        A state stored then has no ``seating`` (its players are this table's)
-        and no ``tallies`` (they start at zero).
-        """
-        state = self.state_class.from_dict(data)
-        return replace(
-            state, seating=state.seating or self.seating, tallies=self.all_tallies(state)
-        )
+        """Rebuild a stored state of this ruleset (stored with every field: the migrations
+        gave the older ones theirs)."""
+        return self.state_class.from_dict(data)
 
     @abstractmethod
     def parse_entry(self, raw: Mapping[str, Any]) -> Entry:

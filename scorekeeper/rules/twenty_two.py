@@ -251,21 +251,6 @@ class TwentyTwo(Ruleset[TwentyTwoEntry, TwentyTwoState]):
             return replace(state, cards_each=0, deal_value=0)
         return self._next_deal(state, state.deal_value)
 
-    def state_from_dict(self, data: Mapping[str, Any]) -> TwentyTwoState:
-        """Rebuild a stored state; an older one gets its ``deal_value``, and its piles if stuck."""
-        state = super().state_from_dict(data)
-        if state.finished or state.dealer is None or state.deal_value:
-            return state
-        # Stored without seat changes, so the dealer lost the last round and kept the losing
-        # card last (rule 2's value), unless the piles went back; then cards_each, worked out
-        # from a full pack, is the value unless that pack capped it (a value above 52 // players).
-        pile = state.piles[state.dealer]
-        value = card_value(parse_card(pile[-1])) if pile else state.cards_each
-        if state.pack >= len(state.active_seats()):
-            return replace(state, deal_value=value)
-        # Stored before the empty-pack decision, with fewer cards than active players.
-        return self._next_deal(state, value)
-
     def _check_trick(
         self, state: TwentyTwoState, plays: Sequence[Play], seats: Sequence[int]
     ) -> list[Card]:

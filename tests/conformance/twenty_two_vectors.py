@@ -4,8 +4,10 @@ broken final tricks, and the rules tests' edges."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules import GameState, Player, Ruleset, TwentyTwo, TwentyTwoState
@@ -179,14 +181,10 @@ def filler(*leave_out: str) -> list[str]:
     return [code for code in DECK if code not in leave_out]
 
 
-def stored_state(**changes: Any) -> dict[str, Any]:
-    """A state stored before seat changes (no left, seating, tallies or deal_value), 3 players."""
-    stored = {
-        "rounds_played": 6, "scores": [0, 11, 364], "eliminated_in_round": [None, None, None],
-        "dealer": 1, "starter": 2, "winners": [],
-        "piles": [[], ["AS"], filler("AS", "2C", "3C")], "cards_each": 1,
-    }  # fmt: skip
-    return stored | changes
+STORED_BEFORE_SEAT_CHANGES = json.loads(
+    (Path(__file__).parents[1] / "storage" / "states_stored_before_seat_changes.json").read_text()
+)
+"""States stored before seat changes, and what the migration makes of them (its test's data)."""
 
 
 def pack_games() -> list[dict[str, Any]]:
@@ -267,24 +265,16 @@ def pack_games() -> list[dict[str, Any]]:
             ),
         ),
     ]
-    stored: list[tuple[str, dict[str, Any]]] = [
-        ("stuck", {}),
-        ("stuck, the dealer lost with a 4", {"piles": [[], ["4D"], filler("AS", "2C", "3C")]}),
-        ("in progress", {"piles": [[], ["AS"], ["KD"]], "cards_each": 11}),
-        ("finished", {"eliminated_in_round": [6, None, 6], "dealer": None, "starter": None,
-                      "winners": [1]}),
-        ("with its piles back", {"piles": [[], [], []], "cards_each": 11}),
-    ]  # fmt: skip
-    for name, changes in stored:
+    for case in STORED_BEFORE_SEAT_CHANGES["twenty-two"]:
         vectors.append(
             scripted(
-                f"twenty-two a state stored before seat changes: {name}",
+                f"twenty-two a state stored before seat changes, migrated: {case['name']}",
                 "twenty-two",
                 3,
                 limit,
                 trick((2, "AS"), (0, "QH"), (1, "2C")),
                 join(0),
-                restore=stored_state(**changes),
+                restore=case["upgraded"],
             )
         )
     return vectors

@@ -31,6 +31,7 @@ from scorekeeper.rules import (
 from scorekeeper.rules.cards import RANKS, SUITS
 from scorekeeper.serializers import round_json, seat_change_json
 
+from ..stored_states import upgraded
 from .test_jhyap_properties import draw_entry, option_sets
 
 SETTINGS = settings(max_examples=100, deadline=None)
@@ -38,7 +39,7 @@ MAX_STEPS = 30
 RULESETS = [Jhyap, TwentyTwo]
 DECK = [f"{rank}{suit}" for rank in RANKS for suit in SUITS]
 NEW_KEYS = ("left", "seat_changes", "seating", "tallies", "deal_value")
-"""The state's keys that states stored before seat changes lack."""
+"""The state's keys that states stored before seat changes lack (a migration adds them)."""
 
 
 @dataclass
@@ -313,7 +314,8 @@ def test_a_state_stored_before_seat_changes_loads_and_plays_on(
         if step.kind != "round":
             break
         old = {key: value for key, value in state.to_dict().items() if key not in NEW_KEYS}
-        loaded = rules.state_from_dict(json.loads(json.dumps(old)))
+        stored = upgraded(rules.name, json.loads(json.dumps(old)), rules.seating)
+        loaded = rules.state_from_dict(stored)
         zeros = ((0,) * len(rules.tally_names),) * len(rules.players)
         assert loaded.tallies == zeros
         if isinstance(state, TwentyTwoState):

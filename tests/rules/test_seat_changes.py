@@ -27,6 +27,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.serializers import round_json
 from tests.message_checks import message_problems
+from tests.stored_states import upgraded
 
 from .test_messages import assert_plain_sentence
 
@@ -650,7 +651,7 @@ def test_a_state_without_tallies_counts_from_zero(ruleset: type[Ruleset[Any]]) -
     assert rules.tallies_of(state, 2) == dict.fromkeys(rules.tally_names, 0)
 
 
-# States stored before seat changes
+# States stored before seat changes, as the migration gives them their fields
 
 
 def test_jhyap_state_stored_before_seat_changes_loads_and_plays_on() -> None:
@@ -663,7 +664,7 @@ def test_jhyap_state_stored_before_seat_changes_loads_and_plays_on() -> None:
         "starter": 2,
         "winners": [],
     }
-    state = rules.state_from_dict(stored)
+    state = rules.state_from_dict(upgraded("jhyap", stored, rules.seating))
     assert state == GameState(
         rounds_played=4,
         scores=(35, 86, 120),
@@ -697,7 +698,7 @@ def test_twenty_two_state_stored_before_seat_changes_keeps_its_deal() -> None:
         "piles": [["9H"], [], []],
         "cards_each": 9,
     }
-    state = rules.state_from_dict(stored)
+    state = rules.state_from_dict(upgraded("twenty-two", stored, rules.seating))
     assert isinstance(state, TwentyTwoState)
     assert (state.deal_value, state.cards_each, state.seating) == (9, 9, (A, B, C))
     assert rules.join(state, DEV, A).rules.next_round(rules.join(state, DEV, A).state) == (

@@ -26,6 +26,7 @@ from scorekeeper.rules import (
     TwentyTwoState,
 )
 from scorekeeper.serializers import player_extra_json, round_json, standing_json
+from tests.stored_states import upgraded
 
 NAMES = ("Ana", "Ben", "Cas", "Dee", "Eve", "Fay")
 PLAYERS = tuple(Player(11 + seat, name) for seat, name in enumerate(NAMES))
@@ -358,10 +359,10 @@ def stored_state(**changes) -> dict:
 
 def test_rule2_state_stored_stuck_before_the_decision_gets_its_piles_back():
     # The old engine stored this after round 6 of the exact-round test above: a pack of 2 for
-    # 3 players, "1 card each", and refused the next round. Loaded now, the piles go back:
+    # 3 players, "1 card each", and refused the next round. Migrated, the piles go back:
     # the dealer Ben lost with AS (the last card of his pile): min(11, 17) = 11 cards.
     game = table(3, elimination_limit=1000)
-    state = game.state_from_dict(stored_state())
+    state = game.state_from_dict(upgraded("twenty-two", stored_state(), game.seating))
     assert state.piles == ((), (), ())
     assert state.scores == (0, 11, 364)
     assert (state.rounds_played, state.dealer, state.starter) == (6, 1, 2)
@@ -370,7 +371,7 @@ def test_rule2_state_stored_stuck_before_the_decision_gets_its_piles_back():
     assert play(game, state, (CAS, "AS"), (ANA, "QH"), (BEN, "2C")).state.scores == (0, 11, 375)
     # Ben's pile ending in a 4: 4 cards.
     four = stored_state(piles=[[], ["4D"], stored_state()["piles"][2]])
-    assert game.state_from_dict(four).cards_each == 4
+    assert game.state_from_dict(upgraded("twenty-two", four, game.seating)).cards_each == 4
 
 
 @pytest.mark.parametrize(
@@ -385,7 +386,7 @@ def test_rule2_state_stored_stuck_before_the_decision_gets_its_piles_back():
 def test_rule2_stored_states_load_as_stored_unless_stuck(changes):
     game = table(3, elimination_limit=1000)
     data = stored_state(**changes)
-    state = game.state_from_dict(data)
+    state = game.state_from_dict(upgraded("twenty-two", data, game.seating))
     assert isinstance(state, TwentyTwoState)
     # Stored before seat changes: no one has left, these players, no counts yet; the rule 2
     # value is that of Ben's last card, the dealer's (none once the game is over).

@@ -139,11 +139,9 @@ export class Ruleset {
     return (dealer + 1) % this.players.length;
   }
 
-  /** Rebuild a stored state; one stored before seat changes gets their fields (seating, tallies). */
+  /** Rebuild a stored state (stored with every field: the service's migrations gave old ones theirs). */
   stateFromDict(data) {
-    const state = makeState(data, this.extraFromDict(data));
-    const seating = state.seating.length ? state.seating : this.seating;
-    return { ...state, seating, tallies: this.tallies(state) };
+    return makeState(data, this.extraFromDict(data));
   }
 
   /** The ruleset's own fields of a stored state, with their defaults. */

@@ -186,19 +186,6 @@ export class TwentyTwo extends Ruleset {
     };
   }
 
-  /** Rebuild a stored state; an older one gets its deal_value, and its piles if stuck. */
-  stateFromDict(data) {
-    const state = super.stateFromDict(data);
-    if (isFinished(state) || state.deal_value) return state;
-    // Stored without seat changes, so the dealer lost the last round and kept the losing card last
-    // (rule 2's value), unless the piles went back; then cards_each is the value.
-    const pile = state.piles[state.dealer];
-    const value = pile.length ? cardValue(parseCard(pile[pile.length - 1])) : state.cards_each;
-    if (pack(state) >= activeSeats(state).length) return { ...state, deal_value: value };
-    // Stored before the empty-pack decision, with fewer cards than active players.
-    return this.nextDeal(state, value);
-  }
-
   /** Parse the final trick's cards: valid codes, no jokers, none twice, none already kept. */
   checkTrick(state, plays, seats) {
     const kept = new Map();
