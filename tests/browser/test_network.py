@@ -3,6 +3,8 @@ Idempotency-Key, and recorded exactly once."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("playwright.sync_api")
@@ -10,6 +12,7 @@ pytest.importorskip("playwright.sync_api")
 from .helpers import (
     create_game,
     expect,
+    game_token,
     jhyap_entry,
     next_round_is,
     open_entry,
@@ -293,3 +296,22 @@ def test_double_tap_on_confirm_records_once_without_errors(page, server, console
     page.wait_for_function(f"id => !({PENDING_JS})[id]", arg=game_id)
     assert console.unexpected() == []
     assert len(server.rounds(game_id)) == 1
+
+
+def test_a_round_kept_by_an_older_page_is_sent_when_the_page_starts(page, server, console):
+    """A round the page kept before the outbox was a queue (its old key) moves into the outbox
+    once, as the page starts, and is sent; the old key is gone."""
+    game_id = create_game(page, "jhyap", ["Asha", "Bikash", "Chandra"], dealer=0, starter=1)
+    asha, bikash, chandra = player_ids(page, game_id)
+    hands = [{"player": asha, "total": 2}, {"player": bikash, "total": 20}]
+    body = {"number": 1, "caller": asha, "hands": [*hands, {"player": chandra, "total": 30}]}
+    kept = {game_id: {"key": "round-kept-by-an-older-page", "token": game_token(page, game_id),
+                      "body": body, "state": "waiting"}}  # fmt: skip
+    page.evaluate("kept => localStorage.setItem('scorekeeper.pending.v1', kept)", json.dumps(kept))
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.get_by_test_id("pending")).to_have_count(0, timeout=20_000)
+    next_round_is(page, 2)
+    assert scores(page) == {"Asha": "0", "Bikash": "20", "Chandra": "30"}
+    assert len(server.rounds(game_id)) == 1
+    assert page.evaluate("localStorage.getItem('scorekeeper.pending.v1')") is None

@@ -1,5 +1,5 @@
-// The outbox as this phone keeps it: a round kept before the outbox was a queue moves into it,
-// first in its game's queue, and exports are kept for this game, the games this phone keeps that
+// The outbox as this phone keeps it: a round kept before the outbox was a queue moves into it
+// once, as the page starts, first in its game's queue; and exports are kept for this game, the games this phone keeps that
 // are still being played, and games with a queue.
 
 import assert from "node:assert/strict";
@@ -25,6 +25,8 @@ test("a round kept under the old key moves to the front of its game's queue, onc
     "scorekeeper.outbox.v2",
     JSON.stringify({ g1: { items: [{ kind: "undo", key: "undo-x", number: 3 }], notices: [] } }),
   );
+  assert.equal(store.outbox("g1").items.length, 1); // a read moves nothing: the start does
+  store.moveOldOutbox();
   assert.deepEqual(
     store.outbox("g1").items.map((item) => [item.kind, item.key]),
     [
@@ -34,6 +36,7 @@ test("a round kept under the old key moves to the front of its game's queue, onc
   );
   assert.equal(store.outbox("g2").items[0].state, "taken");
   assert.equal(items.has("scorekeeper.pending.v1"), false);
+  store.moveOldOutbox();
   assert.equal(store.outbox("g1").items.length, 2); // moved once, not again
 });
 

@@ -44,6 +44,7 @@ window.addEventListener("online", previewWhenOnline);
 document.addEventListener("keydown", onEscape);
 
 async function start() {
+  store.moveOldOutbox();
   const select = document.getElementById("lang-select");
   const lang = pickLanguage();
   await setLanguage(lang);

@@ -4,7 +4,7 @@
 
 const GAMES = "scorekeeper.games.v1";
 const TABLES = "scorekeeper.tables.v1";
-const PENDING = "scorekeeper.pending.v1"; // one round a game: read once, moved to the outbox
+const PENDING = "scorekeeper.pending.v1"; // one round a game: moved to the outbox at start
 const OUTBOX = "scorekeeper.outbox.v2";
 const EXPORTS = "scorekeeper.exports.v1";
 const LANG = "scorekeeper.lang";
@@ -111,22 +111,23 @@ export const store = {
   },
   // Every game's outbox: {gameId: {items: [...], notices: [...]}} (outbox.js says what they hold).
   outboxes() {
-    const all = read(OUTBOX, {});
+    return read(OUTBOX, {});
+  },
+  /** Once, as the page starts: rounds kept before the outbox was a queue go first in their game's. */
+  moveOldOutbox() {
     const old = read(PENDING, null);
-    if (old) {
-      // A round kept by the page before the outbox was a queue: first in its game's queue.
-      for (const [gameId, entry] of Object.entries(old)) {
-        const box = all[gameId] || { items: [], notices: [] };
-        const item = { kind: "round", ...entry };
-        // Another phone had recorded its number: now the table chooses (theirs or mine).
-        if (entry.state === "failed" && entry.error && entry.error.taken) item.state = "taken";
-        box.items.unshift(item);
-        all[gameId] = box;
-      }
-      write(OUTBOX, all);
-      localStorage.removeItem(PENDING);
+    if (!old) return;
+    const all = this.outboxes();
+    for (const [gameId, entry] of Object.entries(old)) {
+      const box = all[gameId] || { items: [], notices: [] };
+      const item = { kind: "round", ...entry };
+      // Another phone had recorded its number: now the table chooses (theirs or mine).
+      if (entry.state === "failed" && entry.error && entry.error.taken) item.state = "taken";
+      box.items.unshift(item);
+      all[gameId] = box;
     }
-    return all;
+    write(OUTBOX, all);
+    localStorage.removeItem(PENDING);
   },
   outbox(gameId) {
     const box = this.outboxes()[gameId];
