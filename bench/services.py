@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.live_server import LiveServer
+from scorekeeper.testing.live_server import LiveServer
 
 from .procstat import pin
 

@@ -2,10 +2,10 @@
 
     .venv/bin/python bench/two_servers.py [--games 20] [--rounds 15] [--phones 10]
 
-Starts two ``scorekeeper serve`` (the tests' launcher, ``tests/live_server.py``) on one
+Starts two ``scorekeeper serve`` (``scorekeeper/testing/live_server.py``, as the tests do) on one
 database, with rate limits on and their counters in Redis, as README "Operations" runs them.
 Without ``--database-url`` the database is a PostgreSQL cluster of the bench's own
-(``tests/scale/postgres.py``), removed afterwards. Each phone plays its games one round at a
+(``scorekeeper/testing/postgres.py``), removed afterwards. Each phone plays its games one round at a
 time, round n to server n % 2, with an ``Idempotency-Key``, and reads the game after each
 round as a table's phones do. Then every game's rounds are read back from both servers and
 compared with what was acknowledged. Prints one Markdown table; see bench/README.md.
@@ -30,10 +30,10 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import fresh_schema  # noqa: E402
-from tests.live_server import LiveServer  # noqa: E402
-from tests.scale.conftest import Game  # noqa: E402
-from tests.scale.postgres import PrivatePostgres, postgres_binaries  # noqa: E402
+from scorekeeper.testing.games import Game  # noqa: E402
+from scorekeeper.testing.live_server import LiveServer  # noqa: E402
+from scorekeeper.testing.postgres import PrivatePostgres, postgres_binaries  # noqa: E402
+from scorekeeper.testing.schemas import fresh_schema  # noqa: E402
 
 
 def play(servers: list[LiveServer], rounds: int) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 ``SCOREKEEPER_TEST_DATABASE_URL`` switches the suite from a SQLite file per
 test to that server (PostgreSQL), in a schema made for this run and dropped
-after it. ``live_server`` starts ``scorekeeper serve`` (``tests/live_server.py``)
+after it. ``live_server`` starts ``scorekeeper serve`` (``scorekeeper/testing/live_server.py``)
 for the server, robustness and browser tests; ``server`` is one such server per
 module.
 """
@@ -10,12 +10,9 @@ module.
 from __future__ import annotations
 
 import copy
-import os
-import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 import sqlalchemy as sa
@@ -25,31 +22,9 @@ from flask.testing import FlaskClient
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db, limiter
 from scorekeeper.language import message_translated
-from tests.live_server import LiveServer
+from scorekeeper.testing.live_server import LiveServer
+from scorekeeper.testing.schemas import SERVER_URL, fresh_schema
 from tests.message_checks import message_problems, untranslated
-
-SERVER_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
-
-
-@contextmanager
-def fresh_schema(prefix: str, server_url: str | None = SERVER_URL) -> Iterator[str | None]:
-    """The URL of a new, empty schema on ``server_url`` (the test server), dropped afterwards;
-    ``None`` on SQLite."""
-    if not server_url:
-        yield None
-        return
-    schema = f"{prefix}_{secrets.token_hex(6)}"
-    url = server_url.replace("postgresql://", "postgresql+psycopg://", 1)
-    engine = sa.create_engine(url, pool_pre_ping=True)  # the server may have restarted since
-    with engine.begin() as connection:
-        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    separator = "&" if "?" in server_url else "?"
-    try:
-        yield f"{server_url}{separator}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with engine.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
 
 
 @pytest.fixture(scope="session")

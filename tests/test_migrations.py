@@ -9,7 +9,7 @@ from flask_migrate import downgrade, upgrade
 
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
-from tests.conftest import fresh_schema
+from scorekeeper.testing.schemas import fresh_schema
 
 
 def test_upgrade_matches_the_models_and_downgrade_removes_everything(tmp_path):

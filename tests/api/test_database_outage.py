@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.app import create_app
 from scorekeeper.domain import games, rounds
+from scorekeeper.testing.live_server import free_port
 from tests.conftest import GameClient, worded_errors_only
-from tests.live_server import free_port
 
 UNAVAILABLE = {
     "error": {

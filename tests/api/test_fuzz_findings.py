@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from ..conftest import SERVER_URL, counted_statements
+from scorekeeper.testing.schemas import SERVER_URL
+
+from ..conftest import counted_statements
 
 ROW_LOCKS = pytest.mark.skipif(
     not SERVER_URL, reason="row locks are PostgreSQL's (SQLite lets one writer in at a time)"

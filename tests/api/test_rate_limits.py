@@ -9,9 +9,9 @@ import time
 import pytest
 
 from scorekeeper.app import create_app
+from scorekeeper.testing.live_server import free_port
 
 from ..conftest import app_on_empty_database
-from ..live_server import free_port
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Browser tests: the phone page in headless Chromium (Debian's ``chromium``), driven by Playwright.
 
-The app runs in a real server (``tests/live_server.py``: ``scorekeeper serve``)
+The app runs in a real server (``scorekeeper/testing/live_server.py``: ``scorekeeper serve``)
 on a free loopback port, one per test module, on a database of its own; a test
 can stop and restart it. Tests are skipped when Playwright for Python or
 ``/usr/bin/chromium`` is missing, except in CI (``CI`` set), where a missing
@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.testing.live_server import LiveServer
 from tests.conftest import LiveServerFactory
-from tests.live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")

@@ -1,4 +1,4 @@
-"""Phones that play on a real server (``tests/live_server.py``): games, random entries, replays."""
+"""Phones that play on a real server (``scorekeeper.testing.live_server``): games and entries."""
 
 from __future__ import annotations
 

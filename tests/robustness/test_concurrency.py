@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 import requests
 
+from scorekeeper.testing.live_server import LiveServer
 from tests.conftest import LiveServerFactory
-from tests.live_server import LiveServer
 
 from .conftest import report
 from .phones import create_game, random_entry, replays_on_import

@@ -35,8 +35,8 @@ from sqlalchemy import func, select
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, IdempotencyKey, Round
+from scorekeeper.testing.live_server import LiveServer
 from tests.conftest import LiveServerFactory
-from tests.live_server import LiveServer
 from tests.storage.test_replay import assert_stored_results_replay
 
 from .conftest import report

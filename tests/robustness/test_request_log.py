@@ -13,8 +13,8 @@ from flask import Flask
 
 from scorekeeper.app import create_app
 from scorekeeper.logs import LOGGER_NAME
+from scorekeeper.testing.live_server import free_port
 from tests.conftest import GameClient, app_on_empty_database
-from tests.live_server import free_port
 
 
 class Lines(logging.Handler):

@@ -49,9 +49,9 @@ from scorekeeper.api import body as body_module
 from scorekeeper.app import create_app
 from scorekeeper.domain import games, history, rounds
 from scorekeeper.extensions import db
+from scorekeeper.testing.live_server import LiveServer
 from tests.api.test_security_basics import URL_SAFE  # the one pattern of ids and tokens
 from tests.conftest import GameClient, app_on_empty_database
-from tests.live_server import LiveServer
 
 STRANGER = "A" * 32
 

@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import LiveServerFactory, fresh_schema
-from tests.live_server import free_port
-from tests.scale.conftest import Game, missing
-from tests.scale.postgres import PrivatePostgres
+from scorekeeper.testing.games import Game
+from scorekeeper.testing.live_server import free_port
+from scorekeeper.testing.postgres import PrivatePostgres
+from scorekeeper.testing.schemas import fresh_schema
+from tests.conftest import LiveServerFactory
+from tests.scale.conftest import missing
 
 pytestmark = pytest.mark.server
 

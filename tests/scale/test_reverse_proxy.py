@@ -19,9 +19,10 @@ import pytest
 import requests
 
 from scorekeeper import PROJECT_ROOT
+from scorekeeper.testing.games import Game
+from scorekeeper.testing.live_server import LiveServer, free_port
 from tests.event_stream import EventStream
-from tests.live_server import LiveServer, free_port
-from tests.scale.conftest import Game, missing
+from tests.scale.conftest import missing
 
 pytestmark = pytest.mark.server
 

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 import requests
 
+from scorekeeper.testing.games import Game
+from scorekeeper.testing.live_server import LiveServer
+from scorekeeper.testing.postgres import PrivatePostgres
 from tests.event_stream import EventStream
-from tests.live_server import LiveServer
-from tests.scale.conftest import REDIS_URL, Game
-from tests.scale.postgres import PrivatePostgres
+from tests.scale.conftest import REDIS_URL
 
 pytestmark = pytest.mark.server
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from scorekeeper.gunicorn_config import FILES_BESIDE_CONNECTIONS, allow_open_files
-from tests.live_server import LiveServer
+from scorekeeper.testing.live_server import LiveServer
 
 pytestmark = pytest.mark.server
 

@@ -9,8 +9,8 @@ import pytest
 import requests
 
 from scorekeeper.api.events import KEEP_ALIVE_SECONDS
+from scorekeeper.testing.live_server import LiveServer
 from tests.event_stream import END, EventStream
-from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.server
 

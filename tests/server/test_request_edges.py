@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
-from tests.live_server import LiveServer
+from scorekeeper.testing.live_server import LiveServer
 
 pytestmark = pytest.mark.server
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import requests
 
+from scorekeeper.testing.live_server import LiveServer
 from tests.conftest import LiveServerFactory
-from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.server
 

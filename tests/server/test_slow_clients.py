@@ -17,7 +17,7 @@ import requests
 
 from scorekeeper.deadlines import BODY_SECONDS
 from scorekeeper.gunicorn_config import FILES_BESIDE_CONNECTIONS, allow_open_files
-from tests.live_server import LiveServer
+from scorekeeper.testing.live_server import LiveServer
 
 pytestmark = pytest.mark.server
 

@@ -11,8 +11,9 @@ from flask import Flask
 
 from scorekeeper.domain import games
 from scorekeeper.extensions import db
+from scorekeeper.testing.schemas import SERVER_URL
 
-from ..conftest import SERVER_URL, app_on_empty_database
+from ..conftest import app_on_empty_database
 
 pytestmark = pytest.mark.skipif(not SERVER_URL, reason="only a server's connections can be lost")
 

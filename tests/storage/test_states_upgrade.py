@@ -17,7 +17,7 @@ from flask_migrate import upgrade
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
 from scorekeeper.security import hash_token
-from tests.conftest import fresh_schema
+from scorekeeper.testing.schemas import fresh_schema
 
 BEFORE = "d1855884dcf7"
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)

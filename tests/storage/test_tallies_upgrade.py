@@ -10,7 +10,7 @@ from flask_migrate import downgrade, upgrade
 
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
-from tests.conftest import fresh_schema
+from scorekeeper.testing.schemas import fresh_schema
 
 BEFORE = "afaa7cdfff5a"  # figures in columns of their own
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)

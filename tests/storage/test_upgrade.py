@@ -12,7 +12,7 @@ from flask_migrate import upgrade
 
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
-from tests.conftest import fresh_schema
+from scorekeeper.testing.schemas import fresh_schema
 
 # Rows as the schema before tables (revision d9b21a27ba0d) held them, written by that code.
 BEFORE_TABLES = Path(__file__).with_name("data") / "games_before_tables.json"

@@ -1,11 +1,15 @@
-"""The capacity benchmark's load generator, at a tiny scale against a real server."""
+"""The capacity benchmark's load generator, at a tiny scale against a real server.
+
+The benchmark's own tests, beside it: ``pytest`` collects ``bench/`` with ``tests/``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,9 +20,28 @@ pytest.importorskip("aiohttp")
 
 from bench.capacity import markdown, passed
 from bench.load import Generator, Settings
-from tests.conftest import LiveServerFactory
+from scorekeeper.testing.live_server import LiveServer
 
 pytestmark = pytest.mark.server
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
+    """Starts ``LiveServer``s on SQLite databases of their own; all are stopped after the test."""
+    started: list[LiveServer] = []
+
+    def start(name: str, **options: Any) -> LiveServer:
+        folder = tmp_path / name
+        folder.mkdir()
+        server = LiveServer(f"sqlite:///{folder / 'scorekeeper.sqlite'}", folder, **options)
+        started.append(server)
+        server.start()
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
 
 KIND_FIELDS = {"count", "rps", "p50_ms", "p99_ms", "max_ms", "errors", "statuses"}
 REPORT_FIELDS = {
@@ -51,7 +74,7 @@ def run_in_a_thread(coroutine: Coroutine[Any, Any, dict]) -> dict:
         return thread.submit(asyncio.run, coroutine).result()
 
 
-def test_tables_record_rounds_resend_and_play_again(live_server: LiveServerFactory) -> None:
+def test_tables_record_rounds_resend_and_play_again(live_server: Callable[..., LiveServer]) -> None:
     server = live_server("capacity", rate_limits=True)
     # every round resent with its key, a third corrected, games over in a few seconds
     settings = Settings(
@@ -93,7 +116,7 @@ async def play_streams(generator: Generator, tables: int) -> dict:
 
 
 def test_watching_phones_on_the_event_stream_are_timed_from_each_write(
-    live_server: LiveServerFactory,
+    live_server: Callable[..., LiveServer],
 ) -> None:
     server = live_server("capacity-streams", rate_limits=True)
     settings = Settings(

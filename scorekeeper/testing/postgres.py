@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tests.live_server import free_port
+from scorekeeper.testing.live_server import free_port
 
 BINARIES = "/usr/lib/postgresql/*/bin"
 
