@@ -8,6 +8,7 @@ they are skipped, saying so, while the server answers 404 for it.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -133,27 +134,23 @@ def test_without_streams_the_watcher_polls_every_10_s_with_its_etag(page, server
     ids = player_ids(page, game_id)
     watcher = watcher_phone(browser, console)
     without_streams(watcher, console)
+    # The page's clock stands still from the start: its timers run only when the test says, so a
+    # page slow to open (a loaded machine) cannot see a poll fall due while it opens.
     watcher.clock.install()
-    # When the watching page's document began, on its own clock: it polls only after this.
-    watcher.add_init_script("window.documentBegan = Date.now()")
+    watcher.clock.pause_at(datetime.now(UTC) + timedelta(seconds=1))
     seen = Requests(watcher)
     watch(watcher, server, game_id)
-    began = watcher.evaluate("window.documentBegan")
-    # From here the poll's timer runs only when the test says (it ran as the real clock while the
-    # page opened, which a loaded machine makes long).
-    watcher.clock.pause_at(watcher.evaluate("Date.now()") + 1)
-    opened = watcher.evaluate("Date.now()") - began
     etag = requests.get(f"{server.url}/api/v1/games/{game_id}", timeout=5).headers["ETag"]
     mark = len(seen.seen)
 
     assert other_phone_records(page, game_id, round_1(ids)) == 201
-    watcher.clock.run_for(max(0, 7_900 - opened))  # 10 s less 20 % since it began: not yet
+    watcher.clock.run_for(7_900)  # 10 s less 20 % since it began: not yet
     watcher.wait_for_timeout(500)
     assert seen.since(mark) == []
     next_round_is(watcher, 1)
 
     # By 10 s and 20 % since it began polling, at the latest once open: one poll, with its ETag.
-    watcher.clock.run_for(4_200 + opened)
+    watcher.clock.run_for(4_200)
     expect(watcher.locator(".round-number")).to_have_text("Round 2")
     assert scores(watcher) == {"Asha": "0", "Bikash": "20", "Chandra": "30"}
     assert seen.since(mark) == [
@@ -176,6 +173,7 @@ def test_no_poll_while_the_page_is_hidden(page, server, browser, console):
     watcher = watcher_phone(browser, console)
     without_streams(watcher, console)
     watcher.clock.install()
+    watcher.clock.pause_at(datetime.now(UTC) + timedelta(seconds=1))  # timers run when told
     seen = Requests(watcher)
     watch(watcher, server, game_id)
     mark = len(seen.seen)
@@ -228,7 +226,9 @@ def test_a_tables_page_hears_of_a_new_game_at_the_table_on_its_stream(
 def test_the_scorer_reads_nothing_after_its_own_round(page, server, console, streams):
     if not streams:
         without_streams(page, console)
-        page.clock.install()  # no poll comes meanwhile: one would be a read of its own
+        # The clock stands still: no poll comes meanwhile (one would be a read of its own).
+        page.clock.install()
+        page.clock.pause_at(datetime.now(UTC) + timedelta(seconds=1))
     game_id = create_game(page, "jhyap", NAMES, dealer=0, starter=1)
     if streams:
         need_streams(server, game_id)
