@@ -18,6 +18,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask, Response, request_finished
 from flask.testing import FlaskClient
+from hypothesis import settings
 
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db, limiter
@@ -25,6 +26,17 @@ from scorekeeper.language import message_translated
 from scorekeeper.testing.live_server import LiveServer
 from scorekeeper.testing.schemas import SERVER_URL, fresh_schema
 from tests.message_checks import message_problems, untranslated
+from tests.properties import PROFILES
+
+for _name, _examples in PROFILES.items():
+    settings.register_profile(_name, max_examples=_examples)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Properties run on half their examples unless a profile is named (``.ci/run`` runs them
+    again with ``--hypothesis-profile thorough``: tests/properties.py)."""
+    if not config.getoption("hypothesis_profile", None):
+        settings.load_profile("suite")
 
 
 @pytest.fixture(scope="session")

@@ -38,7 +38,19 @@ def test_development_names_a_quick_subset_of_the_tests_and_what_it_leaves_out():
     assert found, "Development names no quick subset"
     assert "browser" in development and "real server" in development
     collected = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "not server", "tests"],
+        # in this process (-n 0): workers would each collect the suite again
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-n",
+            "0",
+            "-m",
+            "not server",
+            "tests",
+        ],
         capture_output=True,
         text=True,
         cwd=PROJECT_ROOT,

@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from scorekeeper.rules import GameState, Player, RuleError
 from scorekeeper.rules.hearts import Hearts
 from scorekeeper.serializers import round_json, seat_change_json, standing_json
+from tests.properties import examples
 
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None)
+PROPERTY_SETTINGS = settings(max_examples=examples(150), deadline=None)
 FOUR = ("left", "right", "across", "keep")
 OTHER = ("left", "right", "keep")
 

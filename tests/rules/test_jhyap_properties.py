@@ -21,8 +21,9 @@ from scorekeeper.rules import GameState, Jhyap, Player, RoundOutcome, RuleError
 from scorekeeper.rules.cards import RANKS, SUITS, parse_card
 from scorekeeper.rules.jhyap import card_value
 from scorekeeper.serializers import round_json, standing_json
+from tests.properties import examples
 
-SETTINGS = settings(max_examples=200, deadline=None)
+SETTINGS = settings(max_examples=examples(200), deadline=None)
 MAX_ROUNDS = 20
 
 ONE_DECK = [f"{rank}{suit}" for rank in RANKS for suit in SUITS] + ["JK", "JK"]

@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from scorekeeper.rules import CannotEnd, GameState, Player, RuleError
 from scorekeeper.rules.score_pad import ScorePad
 from scorekeeper.serializers import end_json, round_json
+from tests.properties import examples
 
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None)
+PROPERTY_SETTINGS = settings(max_examples=examples(150), deadline=None)
 
 
 @dataclass

@@ -30,11 +30,12 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.cards import RANKS, SUITS
 from scorekeeper.serializers import round_json, seat_change_json
+from tests.properties import examples
 
 from ..stored_states import upgraded
 from .test_jhyap_properties import draw_entry, option_sets
 
-SETTINGS = settings(max_examples=100, deadline=None)
+SETTINGS = settings(max_examples=examples(100), deadline=None)
 MAX_STEPS = 30
 RULESETS = [Jhyap, TwentyTwo]
 DECK = [f"{rank}{suit}" for rank in RANKS for suit in SUITS]
@@ -334,7 +335,7 @@ def test_a_state_stored_before_seat_changes_loads_and_plays_on(
         assert replace(outcome.state, tallies=expected.tallies) == expected
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     ruleset=st.sampled_from(RULESETS),
     count=st.integers(2, 5),

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import Player, RoundOutcome, RuleError, TwentyTwo, TwentyTwoState
 from scorekeeper.serializers import round_json, standing_json
+from tests.properties import examples
 
 VALUE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
          "J": 10, "Q": 10, "K": 10, "A": 11}  # fmt: skip
@@ -27,7 +28,7 @@ RANK_ORDER = {rank: order for order, rank in enumerate(VALUE)}
 DECK = tuple(f"{rank}{suit}" for rank in VALUE for suit in "SHDC")
 SUIT_SPELLINGS = {"S": "Ss♠", "H": "Hh♥", "D": "Dd♦", "C": "Cc♣"}
 
-PROPERTY_SETTINGS = settings(max_examples=200, deadline=None)
+PROPERTY_SETTINGS = settings(max_examples=examples(200), deadline=None)
 
 
 def value(code: str) -> int:
@@ -334,7 +335,7 @@ def test_results_list_each_active_player_once_in_seat_order(script):
         assert round_json(outcome.result)["number"] == before.rounds_played + 1
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     count=st.integers(2, 6),
     limit=st.integers(100, 1000),

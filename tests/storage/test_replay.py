@@ -29,6 +29,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Round
 from scorekeeper.rules import RoundConflict, RuleError
 from scorekeeper.serializers import round_json, seat_change_json
+from tests.properties import examples
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Firoz"]
 ALL_CARDS = [
@@ -100,7 +101,9 @@ def random_seat_change(table: games.BoundGame, rng: random.Random) -> SeatChange
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     ruleset=st.sampled_from(["jhyap", "twenty-two"]),
