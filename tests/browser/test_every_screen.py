@@ -196,6 +196,11 @@ def screens(page: Any, evening: Evening) -> Iterator[tuple[str, Callable[[], Non
     yield "twenty two entry", go(f"#/game/{twenty_two['id']}/round", "#preview")
     yield "table", go(f"#/tables/{table['id']}", "[data-testid=table-new-game]")
 
+    def kept_table() -> None:  # offline: the copy of the table this phone kept when it read it
+        page.context.set_offline(True)
+        go(f"#/tables/{table['id']}", "[data-testid=table-kept]")()
+        page.get_by_test_id("table-game-away").wait_for()  # the game this phone does not keep
+
     def offline_entry() -> None:
         page.context.set_offline(True)
         go(f"{game}/round", "#preview")()
@@ -215,6 +220,7 @@ def screens(page: Any, evening: Evening) -> Iterator[tuple[str, Callable[[], Non
 
     yield "add a scorer to the table", scorer(f"#/tables/{table['id']}")
     yield "new game at the table", go(f"#/tables/{table['id']}/new", "[data-testid=start-game]")
+    yield "table kept on this phone", kept_table
     yield "offline entry", offline_entry
     yield "provisional scores", provisional
     yield "another phone's round first", clash
@@ -240,7 +246,7 @@ def test_every_screen_in_every_language(page, server, console, lang):
         seen.append(name)
         if lang in ("bn", "ne"):
             screenshot(page, f"every-screen-{lang}-{name.replace(' ', '-')}")
-    assert len(seen) == 23
+    assert len(seen) == 24
 
 
 def test_the_english_check_finds_english(page):

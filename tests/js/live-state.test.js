@@ -509,3 +509,88 @@ describe("what a change costs", () => {
     assert.equal(scorer.live.game().game.history_revision, 1);
   });
 });
+
+const OFFLINE = new Error("no network");
+
+/** A phone that shows table t1: the service answers each read with the next of `answers` (a
+ * table, or an error thrown); `kept`, the copy this phone kept of it, if any. */
+function tablePhone(answers, kept = null) {
+  const requests = [];
+  const copies = new Map(kept ? [["t1", kept]] : []);
+  const changes = [];
+  let followed = null;
+  const clock = { now: 9000 };
+  const live = createLive({
+    base: "/api/v1",
+    api: {
+      async table(id, etag) {
+        requests.push(etag ? `GET table ${etag}` : "GET table");
+        const answer = answers.shift();
+        if (answer instanceof Error) throw answer;
+        const headers = { get: (name) => (name === "ETag" ? `"${answer.version}"` : null) };
+        return { status: 200, data: answer, headers };
+      },
+    },
+    store: {
+      keptTable: (id) => copies.get(id) || null,
+      keepTable: (table, seen) => copies.set(table.id, { table, seen }),
+      updateTable: () => {},
+    },
+    outbox: { settled: () => {}, sending: () => false },
+    follow: (options) => {
+      followed = options;
+      return { close() {}, polling: true };
+    },
+    isNetworkError: (error) => error === OFFLINE,
+    isGone: () => false,
+    now: () => clock.now,
+  });
+  live.subscribe((change) => changes.push(change.kind));
+  return { live, requests, copies, changes, clock, followed: () => followed };
+}
+
+describe("a table this phone keeps", () => {
+  const old = { id: "t1", name: "Friday crew", version: 1, games: [{ id: "g1" }] };
+  const fresh = { ...old, version: 2, games: [{ id: "g2" }, { id: "g1" }] };
+
+  test("each read of the table is kept, with when it was read", async () => {
+    const phone = tablePhone([old, fresh]);
+    await phone.live.showTable("t1");
+    assert.deepEqual(phone.copies.get("t1"), { table: old, seen: 9000 });
+    assert.equal(phone.live.tableSeen(), null); // the service's answer, not a kept copy
+    phone.clock.now = 12_000;
+    await phone.followed().poll();
+    assert.deepEqual(phone.requests, ["GET table", 'GET table "1"']);
+    assert.deepEqual(phone.copies.get("t1"), { table: fresh, seen: 12_000 });
+    assert.deepEqual(phone.live.table(), fresh);
+  });
+
+  test("offline: the kept copy, followed, until a read succeeds and replaces it", async () => {
+    const phone = tablePhone([OFFLINE, OFFLINE, fresh], { table: old, seen: 500 });
+    await phone.live.showTable("t1");
+    assert.deepEqual(phone.live.table(), old);
+    assert.equal(phone.live.tableSeen(), 500);
+    assert.equal(phone.live.showing("t1"), true);
+    assert.equal(phone.followed().url, "/api/v1/tables/t1/events");
+
+    await phone.followed().poll(); // still offline: the copy stays, the follow asks again later
+    assert.deepEqual(phone.live.table(), old);
+    assert.deepEqual(phone.copies.get("t1"), { table: old, seen: 500 });
+    assert.deepEqual(phone.changes, []);
+
+    await phone.followed().poll();
+    assert.deepEqual(phone.requests, ["GET table", "GET table", "GET table"]); // no version held
+    assert.deepEqual(phone.live.table(), fresh);
+    assert.equal(phone.live.tableSeen(), null);
+    assert.deepEqual(phone.copies.get("t1"), { table: fresh, seen: 9000 });
+    assert.deepEqual(phone.changes, ["table"]);
+  });
+
+  test("offline with no kept copy, or any other error: the error is the router's", async () => {
+    await assert.rejects(tablePhone([OFFLINE]).live.showTable("t1"), OFFLINE);
+    const refused = new Error("404");
+    const phone = tablePhone([refused], { table: old, seen: 500 });
+    await assert.rejects(phone.live.showTable("t1"), refused);
+    assert.equal(phone.live.table(), null);
+  });
+});

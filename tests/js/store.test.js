@@ -63,3 +63,20 @@ test("a game's own key first, else its table's key, else none", () => {
   store.forgetTable("t1");
   assert.equal(store.token("g2"), null);
 });
+
+test("a table's copy as last read is kept while the phone keeps the table, and forgotten with it", () => {
+  const read = { ...table, standings: [], games: [{ id: "g1", status: "in_progress" }] };
+  store.keepTable(read, 1000); // not a table this phone keeps: no copy
+  assert.equal(store.keptTable("t1"), null);
+  store.saveTable(table, "table-key");
+  store.saveTable({ ...table, id: "t2", name: "Sunday" }, null);
+  store.keepTable(read, 1000);
+  store.keepTable({ ...read, id: "t2" }, 1500);
+  assert.deepEqual(store.keptTable("t1"), { table: read, seen: 1000 });
+  const later = { ...read, games: [...read.games, { id: "g2", status: "in_progress" }] };
+  store.keepTable(later, 2000); // read again: the newer copy replaces it
+  assert.deepEqual(store.keptTable("t1"), { table: later, seen: 2000 });
+  store.forgetTable("t1");
+  assert.equal(store.keptTable("t1"), null);
+  assert.deepEqual(store.keptTable("t2"), { table: { ...read, id: "t2" }, seen: 1500 });
+});

@@ -71,9 +71,10 @@ async function routeScorer() {
   await route();
 }
 
-// The connection is back: a view that could not be loaded is tried again.
+// The connection is back: a view that could not be loaded is tried again, and a table shown from
+// this phone's kept copy is read again.
 export function routeWhenOnline() {
-  if (routeFailed) route();
+  if (routeFailed || live.tableSeen() !== null) route();
 }
 
 // A view that could not be loaded (offline, say): try again (also when the connection is back),

@@ -1,12 +1,13 @@
 // What this phone keeps: its tables and games (with their tokens), each game's outbox (the
 // changes waiting to be sent, in order) and its last export (the provisional game starts from it),
-// the language.
+// each table's copy as last read (its page opens from it with no network), the language.
 
 const GAMES = "scorekeeper.games.v1";
 const TABLES = "scorekeeper.tables.v1";
 const PENDING = "scorekeeper.pending.v1"; // one round a game: moved to the outbox at start
 const OUTBOX = "scorekeeper.outbox.v2";
 const EXPORTS = "scorekeeper.exports.v1";
+const KEPT_TABLES = "scorekeeper.kept-tables.v1";
 const LANG = "scorekeeper.lang";
 
 function read(key, fallback) {
@@ -104,6 +105,20 @@ export const store = {
       TABLES,
       this.tables().filter((table) => table.id !== id),
     );
+    const kept = read(KEPT_TABLES, {});
+    delete kept[id];
+    write(KEPT_TABLES, kept);
+  },
+  // The table as the service last answered it, and when (ms): {table, seen}, or null.
+  keptTable(id) {
+    return read(KEPT_TABLES, {})[id] || null;
+  },
+  /** Keep `table` as read at `seen` (ms), for a table this phone keeps (others are not). */
+  keepTable(table, seen) {
+    if (!this.table(table.id)) return;
+    const kept = read(KEPT_TABLES, {});
+    kept[table.id] = { table, seen };
+    write(KEPT_TABLES, kept);
   },
   tableToken(id) {
     const table = this.table(id);

@@ -1,9 +1,9 @@
 // The one owner of the page's live state: the game or table on screen as the service last told
 // it (with its version, the ETag), the game's history as an export holds it, the stream or the
 // poll that keeps them fresh (live-connection.js), what this phone's own writes answered, and
-// their copy in this phone's storage (written through on every change, so that a game opens with
-// no network). Views never read the network or the storage for them: they subscribe, and draw
-// what `game()` or `table()` hold when told of a change.
+// their copy in this phone's storage (written through on every change, so that a game or a table
+// opens with no network). Views never read the network or the storage for them: they subscribe,
+// and draw what `game()` or `table()` hold when told of a change.
 //
 // What a change costs: the event (or a poll's 200), plus at most one read of the history, only
 // its new items (?after=N), or all of it when an item held was corrected or undone. After its own
@@ -335,14 +335,34 @@ export function createLive(deps) {
 
   // Tables
 
-  /** Show table `id`: read it, then follow it. */
+  /**
+   * Show table `id`: read it, then follow it. Offline, the copy this phone kept of it, if it has
+   * one, until a read succeeds (the follow's first poll, say).
+   */
   async function showTable(id) {
     close();
-    const target = { kind: "table", id, table: null, etag: null, ready: false, connection: null };
+    const target = {
+      kind: "table",
+      id,
+      table: null,
+      etag: null,
+      seen: null, // shown from this phone's copy: when the service last answered it (ms)
+      ready: false,
+      connection: null,
+    };
     shown = target;
-    const response = await api.table(id, null);
+    let response;
+    try {
+      response = await api.table(id, null);
+    } catch (error) {
+      const kept = store.keptTable(id);
+      if (!deps.isNetworkError(error) || !kept) throw error;
+      if (!current(target)) return;
+      target.table = kept.table;
+      target.seen = kept.seen;
+    }
     if (!current(target)) return;
-    tableHeard(target, response.data, response.headers.get("ETag"));
+    if (response) tableHeard(target, response.data, response.headers.get("ETag"));
     target.ready = true;
     watch(target, "tables", "table", pollTable, tableHeard);
   }
@@ -362,7 +382,9 @@ export function createLive(deps) {
     if (!current(target) || (version && version === target.etag)) return;
     target.table = table;
     target.etag = version;
+    target.seen = null;
     store.updateTable(table);
+    store.keepTable(table, now());
     notify(target);
   }
 
@@ -387,6 +409,11 @@ export function createLive(deps) {
     /** The table on screen, or null. */
     table() {
       return shown && shown.kind === "table" ? shown.table : null;
+    },
+    /** When the service last answered the table on screen, if it is this phone's kept copy
+     * (no read has succeeded since it was shown), else null. */
+    tableSeen() {
+      return shown && shown.kind === "table" ? shown.seen : null;
     },
     /** Whether game or table `id` is on screen and followed. */
     showing(id) {

@@ -1,5 +1,6 @@
 // A table's page: who is on top (the standings as a league table), the table's games (newest
 // first) and a new game with its roster. Followed while shown, as a game is (state/live.js).
+// Offline, this phone's kept copy of it, saying so; its games that this phone keeps open from it.
 
 import { h, replace } from "../dom.js";
 import { gameUrl, rulesetTitle, tableUrl } from "../format.js";
@@ -25,12 +26,14 @@ export async function renderTableRoute() {
 export function tableChanged() {
   const route = currentRoute();
   const table = live.table();
-  if (route.view === "table" && table && route.id === table.id) drawTable(table);
+  if (route.view === "table" && table && route.id === table.id) drawTable(table, live.tableSeen());
 }
 
-function drawTable(table) {
+// `seen`: when the service last answered the table, if this is the copy this phone kept, else null.
+function drawTable(table, seen) {
   const writable = Boolean(store.tableToken(table.id));
   const notice = takeNotice();
+  const kept = seen !== null;
   replace(
     mainBox(),
     heading(table.name),
@@ -42,7 +45,15 @@ function drawTable(table) {
         : t("no_roster"),
     ),
     notice ? h("p", { class: "notice", role: "status" }, notice) : null,
-    writable
+    kept
+      ? h(
+          "p",
+          { class: "notice", role: "status", "data-testid": "table-kept" },
+          t("table_kept", { when: dateTime(seen) }),
+        )
+      : null,
+    writable && kept ? h("p", { class: "help" }, t("new_game_online")) : null,
+    writable && !kept
       ? h(
           "a",
           {
@@ -52,7 +63,8 @@ function drawTable(table) {
           },
           t("new_game"),
         )
-      : h("p", { class: "watching" }, t("table_read_only")),
+      : null,
+    writable ? null : h("p", { class: "watching" }, t("table_read_only")),
     h("h2", { id: "standings-heading" }, t("standings")),
     standingsTable(table.standings),
     h("h2", { id: "table-games-heading" }, t("table_games")),
@@ -60,7 +72,7 @@ function drawTable(table) {
       ? h(
           "ul",
           { class: "games", "aria-labelledby": "table-games-heading" },
-          table.games.map((game) => gameItem(table, game)),
+          table.games.map((game) => gameItem(table, game, kept)),
         )
       : h("p", { class: "empty" }, t("no_games_at_table")),
     tableScorerBox(table),
@@ -145,7 +157,8 @@ function figureItem(figure, ruleset, number) {
   );
 }
 
-function gameItem(table, game) {
+// A game of the table; on the kept copy, one this phone keeps no copy of is not a link.
+function gameItem(table, game, kept) {
   const names = new Map(table.players.map((p) => [p.id, p.name]));
   const winners = game.winners.map((id) => names.get(id) || "?").join(", ");
   const status =
@@ -155,6 +168,26 @@ function gameItem(table, game) {
         : t("status_finished")
       : t("status_in_progress");
   const title = game.name || game.players.map((id) => names.get(id) || "?").join(", ");
+  const parts = [
+    h("span", { class: "game-name" }, title),
+    h(
+      "span",
+      { class: "game-meta" },
+      `${rulesetTitle(game.ruleset)} · ${status} · ${dateTime(game.created_at)}`,
+    ),
+  ];
+  if (kept && !store.exported(game.id)) {
+    return h(
+      "li",
+      { class: "game-item" },
+      h(
+        "div",
+        { class: "game-card", "data-testid": "table-game-away", "data-status": game.status },
+        parts,
+        h("span", { class: "not-kept" }, t("not_on_phone")),
+      ),
+    );
+  }
   return h(
     "li",
     { class: "game-item" },
@@ -166,17 +199,12 @@ function gameItem(table, game) {
         "data-testid": "table-game",
         "data-status": game.status,
       },
-      h("span", { class: "game-name" }, title),
-      h(
-        "span",
-        { class: "game-meta" },
-        `${rulesetTitle(game.ruleset)} · ${status} · ${startedAt(game.created_at)}`,
-      ),
+      parts,
     ),
   );
 }
 
-function startedAt(when) {
+function dateTime(when) {
   const date = new Date(when);
   if (Number.isNaN(date.getTime())) return "";
   try {
