@@ -111,15 +111,10 @@ def configure_rate_limits(app: Flask) -> None:
 def register_extensions(app: Flask) -> None:
     """Bind the database, migrations, rate limits and the change feed of the event streams."""
     from .api.limits import register_rate_limits
-    from .changes import register_changes
-    from .domain.storage import configure_sqlite
+    from .database import register_database
     from .extensions import db, migrate
 
-    db.init_app(app)
-    with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            configure_sqlite(db.engine)
-        register_changes(app, db.engine)
+    register_database(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS_DIRECTORY))
     register_rate_limits(app)
 

@@ -21,12 +21,14 @@ import logging
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from flask import Flask, current_app
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 Kind = Literal["game", "table"]
 Key = tuple[Kind, str]
@@ -195,9 +197,9 @@ def register_changes(app: Flask, engine: Engine) -> None:
     app.extensions[EXTENSION] = feed
 
 
-def change_feed(app: Flask | None = None) -> ChangeFeed:
-    """The change feed of ``app`` (the current app by default)."""
-    feed: ChangeFeed = (app or current_app).extensions[EXTENSION]
+def change_feed(app: Flask) -> ChangeFeed:
+    """The change feed of ``app``."""
+    feed: ChangeFeed = app.extensions[EXTENSION]
     return feed
 
 
@@ -228,10 +230,10 @@ def notify_before_commit(session: Session) -> set[Key]:
     return changed
 
 
-def wake_after_commit(engine: Engine, changed: set[Key]) -> None:
+def wake_after_commit(feed: ChangeFeed, engine: Engine, changed: set[Key]) -> None:
     """Wake this process's streams for what just committed, where no listener will (SQLite)."""
     if changed and engine.dialect.name != "postgresql":
-        change_feed().wake(changed)
+        feed.wake(changed)
 
 
 def payloads(keys: Iterable[Key]) -> list[str]:

@@ -15,13 +15,15 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
-
-from .extensions import db
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 # Plain JSON (not JSONB): documents are never queried inside, and JSON keeps the
 # key order, so an answer given again is byte-for-byte the first one.
 JSONDocument = JSON()
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every model (plain SQLAlchemy: the domain imports no Flask)."""
 
 
 def utcnow() -> datetime:
@@ -29,7 +31,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Table(db.Model):  # type: ignore[name-defined]
+class Table(Base):
     """A group of friends who play together: a roster, games and standings over all of them."""
 
     __tablename__ = "tables"
@@ -56,7 +58,7 @@ class Table(db.Model):  # type: ignore[name-defined]
         self.updated_at = utcnow()
 
 
-class RosterPlayer(db.Model):  # type: ignore[name-defined]
+class RosterPlayer(Base):
     """A person on a table's roster, who may sit in any of its games."""
 
     __tablename__ = "roster_players"
@@ -68,7 +70,7 @@ class RosterPlayer(db.Model):  # type: ignore[name-defined]
     table: Mapped[Table] = relationship(back_populates="roster")
 
 
-class Game(db.Model):  # type: ignore[name-defined]
+class Game(Base):
     """A game, loose or at a table; ``state`` is the running state after the last history item."""
 
     __tablename__ = "games"
@@ -110,7 +112,7 @@ class Game(db.Model):  # type: ignore[name-defined]
         self.history_revision += 1
 
 
-class Player(db.Model):  # type: ignore[name-defined]
+class Player(Base):
     """A player in a seat of one game, with their figures in it for the table's standings.
 
     The figures mirror the game's running state (``Game.state``), so a table
@@ -140,7 +142,7 @@ class Player(db.Model):  # type: ignore[name-defined]
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-class Round(db.Model):  # type: ignore[name-defined]
+class Round(Base):
     """One recorded round: its entry as accepted (source of truth), result and state after it."""
 
     __tablename__ = "rounds"
@@ -156,7 +158,7 @@ class Round(db.Model):  # type: ignore[name-defined]
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class IdempotencyKey(db.Model):  # type: ignore[name-defined]
+class IdempotencyKey(Base):
     """The first answer to a round POST sent with an ``Idempotency-Key``, to give it again."""
 
     __tablename__ = "idempotency_keys"
@@ -172,7 +174,7 @@ class IdempotencyKey(db.Model):  # type: ignore[name-defined]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class CreationKey(db.Model):  # type: ignore[name-defined]
+class CreationKey(Base):
     """The first answer to a POST that created a table or game, kept to answer its key again.
 
     ``scope`` names where the key was used (``tables``, ``tables/<id>/games``,

@@ -80,7 +80,7 @@ def table_events(table_id: str) -> Response:
 def event_stream(kind: Kind, row_id: str) -> Response:
     """The stream of ``kind`` ``row_id``; an unknown id is the usual 404, before it begins."""
     current = VERSIONS[kind](row_id)  # GameNotFound or TableNotFound: the error body, no stream
-    feed = change_feed()
+    feed = change_feed(current_app)
     # In the feed before the first read, so that a change committed meanwhile is not missed.
     subscription = feed.subscribe((kind, row_id), current)
     try:

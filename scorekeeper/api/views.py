@@ -7,11 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Response, jsonify, request, url_for
-from sqlalchemy import text
 
 from ..domain import games, history, rounds, seats
+from ..domain.storage import check_database
 from ..errors import BadRequest
-from ..extensions import db
 from ..rules import RULESETS
 from ..rules.words import Message
 from ..serializers import game_body
@@ -387,7 +386,7 @@ def list_rulesets() -> Response:
 @blp.response(200, HealthSchema)
 def health() -> Response:
     """Check that the service and its database answer."""
-    db.session.execute(text("SELECT 1"))
+    check_database()
     return answer({"status": "ok"})
 
 

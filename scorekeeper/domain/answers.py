@@ -9,11 +9,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from ..extensions import db
 from ..models import CreationKey, IdempotencyKey, utcnow
 from .errors import KeyReused, RecordingInProgress
 from .made_offline import hold_id, id_taken, id_taken_error
-from .storage import writing
+from .storage import session, writing
 
 
 @dataclass(frozen=True)
@@ -26,9 +25,15 @@ class StoredAnswer:
 
 def stored_answer(game_id: str, key: str, fingerprint: str) -> StoredAnswer | None:
     """The answer first given for ``key`` to a round or seat change of a game; ``None`` if new."""
-    stored = db.session.scalars(
-        select(IdempotencyKey).where(IdempotencyKey.game_id == game_id, IdempotencyKey.key == key)
-    ).first()
+    stored = (
+        session()
+        .scalars(
+            select(IdempotencyKey).where(
+                IdempotencyKey.game_id == game_id, IdempotencyKey.key == key
+            )
+        )
+        .first()
+    )
     if stored is None:
         return None
     if stored.request_hash != fingerprint:
@@ -58,11 +63,15 @@ def create_once(
         with writing():
             hold_id(chosen_id)  # a copy sent at the same moment waits, then finds the key
             if idempotency_key is not None:
-                stored = db.session.scalars(
-                    select(CreationKey).where(
-                        CreationKey.scope == scope, CreationKey.key == idempotency_key
+                stored = (
+                    session()
+                    .scalars(
+                        select(CreationKey).where(
+                            CreationKey.scope == scope, CreationKey.key == idempotency_key
+                        )
                     )
-                ).first()
+                    .first()
+                )
                 if stored is not None:
                     if stored.request_hash != fingerprint:
                         raise KeyReused(
@@ -73,7 +82,7 @@ def create_once(
                     return stored.body, True
             body = create()
             if idempotency_key is not None:
-                db.session.add(
+                session().add(
                     CreationKey(
                         scope=scope,
                         key=idempotency_key,

@@ -10,7 +10,6 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from ..extensions import db
 from ..models import Game, Player, Round, Table, utcnow
 from ..names import first_clash
 from ..rules import GameState, Ruleset, get_ruleset
@@ -22,7 +21,7 @@ from ..times import in_utc
 from .answers import create_once
 from .errors import GameFull, GameNotFound, InvalidChange, PlayedAtOutOfRange, WrongToken
 from .made_offline import CLOCK_AHEAD, NOTHING_CHOSEN, MadeOffline, claim_id, creation_time
-from .storage import changed, find_game, stored_version, touch_table, writing
+from .storage import changed, find_game, session, stored_version, touch_table, writing
 
 
 @dataclass(frozen=True)
@@ -99,7 +98,7 @@ class BoundGame:
         """The table ends the game by hand: an item of its history, the winners worked out."""
         ended = self.rules.end(self.state)
         now = utcnow()
-        db.session.add(
+        session().add(
             Round(
                 game_id=self.game.id,
                 number=ended.result.number,
@@ -151,9 +150,13 @@ def when_played(bound: BoundGame, played_at: datetime | None) -> datetime:
     last = bound.state.last_number
     previous = bound.game.created_at
     if last:
-        previous = db.session.scalars(
-            select(Round.created_at).where(Round.game_id == bound.game.id, Round.number == last)
-        ).one()
+        previous = (
+            session()
+            .scalars(
+                select(Round.created_at).where(Round.game_id == bound.game.id, Round.number == last)
+            )
+            .one()
+        )
     previous = in_utc(previous)
     if played_at < previous.replace(microsecond=0):
         earlier = (
@@ -213,7 +216,7 @@ def keep_figures(game: Game, rules: Ruleset, state: GameState) -> None:
         }
         for seat, seated in enumerate(rules.players)
     ]
-    db.session.execute(update(Player), figures)
+    session().execute(update(Player), figures)
 
 
 def read_game(game_id: str) -> BoundGame:
@@ -244,9 +247,9 @@ def check_token(game: Game, token: str) -> None:
 
 def token_opens_game(game_id: str, token: str) -> bool:
     """Whether ``token`` is the game's own or its table's (read without a lock; no game: no)."""
-    row = db.session.execute(
-        select(Game.token_hash, Game.table_id).where(Game.id == game_id)
-    ).first()
+    row = (
+        session().execute(select(Game.token_hash, Game.table_id).where(Game.id == game_id)).first()
+    )
     return row is not None and _opens(row.token_hash, row.table_id, token)
 
 
@@ -256,7 +259,7 @@ def _opens(game_token_hash: str, table_id: str | None, token: str) -> bool:
         return True
     if table_id is None:
         return False
-    table_hash = db.session.scalar(select(Table.token_hash).where(Table.id == table_id))
+    table_hash = session().scalar(select(Table.token_hash).where(Table.id == table_id))
     return table_hash is not None and token_matches(token, table_hash)
 
 
@@ -324,8 +327,8 @@ def add_game(
             )
         ],
     )
-    db.session.add(game)
-    db.session.flush()
+    session().add(game)
+    session().flush()
     # The state before round 1 again, now that the players have their ids to be seated by.
     rules = bind_rules(game, [player.id for player in game.players])
     state = rules.start(dealer, starter)
@@ -390,4 +393,4 @@ def delete_game(game_id: str, token: str) -> None:
         game = open_game(game_id, token).game
         touch_table(game.table_id)
         changed("game", game.id)
-        db.session.delete(game)
+        session().delete(game)

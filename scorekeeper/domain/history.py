@@ -9,7 +9,6 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
-from ..extensions import db
 from ..models import Player, Round, utcnow
 from ..rules import RULESETS, GameState, RuleError, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
@@ -40,7 +39,7 @@ from .games import (
 )
 from .giving_way import give_way
 from .seats import is_seat_change
-from .storage import reading_one_snapshot
+from .storage import reading_one_snapshot, session
 
 EXPORT_FORMAT = "scorekeeper.game"
 EXPORT_VERSION = 1
@@ -68,11 +67,15 @@ def game_export(game_id: str) -> dict[str, Any]:
     """A game's export, read in the unit of work under way."""
     bound = BoundGame.of(find_game(game_id))
     # The columns an export shows, not whole rows: each round's running state is not one.
-    rounds = db.session.execute(
-        select(Round.number, Round.entry, Round.result, Round.created_at)
-        .where(Round.game_id == game_id)
-        .order_by(Round.number)
-    ).all()
+    rounds = (
+        session()
+        .execute(
+            select(Round.number, Round.entry, Round.result, Round.created_at)
+            .where(Round.game_id == game_id)
+            .order_by(Round.number)
+        )
+        .all()
+    )
     game = game_body(bound.game, bound.rules, bound.state)
     game["setup"] = {"dealer": bound.game.first_dealer, "starter": bound.game.first_starter}
     return {
@@ -370,10 +373,10 @@ def _store(
             joined=True,
         )
         bound.game.players.append(player)
-    db.session.flush()
+    session().flush()
     to_new.update(zip(newcomers, (p.id for p in bound.game.players[len(old_ids) :]), strict=True))
     now = utcnow()
-    db.session.execute(
+    session().execute(
         insert(Round),
         [
             {

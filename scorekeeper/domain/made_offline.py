@@ -12,12 +12,12 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 
-from ..extensions import db
 from ..models import Game, Table, utcnow
 from ..rules.words import Message
 from ..security import new_public_id
 from ..serializers import timestamp
 from .errors import CreatedAtOutOfRange, IdTaken
+from .storage import dialect, session
 
 
 @dataclass(frozen=True)
@@ -45,15 +45,15 @@ def hold_id(chosen_id: str | None) -> None:
     On PostgreSQL, a lock on the id's hash until this unit of work ends, taken before any row
     lock so that it cannot deadlock with one; on SQLite, writers already take turns.
     """
-    if chosen_id is not None and db.engine.dialect.name == "postgresql":
+    if chosen_id is not None and dialect() == "postgresql":
         lock = func.pg_advisory_xact_lock(ID_LOCK_SPACE, func.hashtext(chosen_id))
-        db.session.execute(select(lock))
+        session().execute(select(lock))
 
 
 def id_taken(chosen_id: str) -> bool:
     """Whether a game or a table already has the id ``chosen_id``."""
     return any(
-        db.session.scalar(select(model.id).where(model.id == chosen_id)) is not None
+        session().scalar(select(model.id).where(model.id == chosen_id)) is not None
         for model in (Game, Table)
     )
 

@@ -13,7 +13,6 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..extensions import db
 from ..models import IdempotencyKey, Round, utcnow
 from ..rules import GameState, RoundConflict, RuleError, Ruleset
 from ..rules.words import Message, in_context
@@ -39,7 +38,7 @@ from .games import (
 )
 from .giving_way import ITEMS_BETWEEN_TURNS, give_way
 from .seats import is_seat_change, joined_player, replay_seat_change
-from .storage import reading_one_snapshot, rescore_items, rescored_item, writing
+from .storage import reading_one_snapshot, rescore_items, rescored_item, session, writing
 
 MAX_ROUND_NUMBER = 2**31 - 1  # a larger number cannot be stored, so is never played
 RECORDED = 201  # what the first answer to a key was, as the idempotency table keeps it
@@ -98,7 +97,7 @@ def record_round(
             read = read_entry(bound.rules.name)
             recorded = _play_next(bound, read.entry, read.number, read.played_at, dry_run)
             if idempotency_key is not None and not dry_run:
-                db.session.add(
+                session().add(
                     IdempotencyKey(
                         game_id=game_id,
                         key=idempotency_key,
@@ -144,7 +143,7 @@ def _play_next(
     played = when_played(bound, played_at)
     if dry_run:
         return RecordedRound(expected, {**result, "dry_run": True})
-    db.session.add(
+    session().add(
         Round(
             game_id=bound.game.id,
             number=expected,
@@ -163,9 +162,11 @@ def get_round(game_id: str, number: int) -> dict[str, Any]:
     """One recorded round's body."""
     round_ = None
     if 1 <= number <= MAX_ROUND_NUMBER:
-        round_ = db.session.scalars(
-            select(Round).where(Round.game_id == game_id, Round.number == number)
-        ).first()
+        round_ = (
+            session()
+            .scalars(select(Round).where(Round.game_id == game_id, Round.number == number))
+            .first()
+        )
     if round_ is None:
         read_game(game_id)  # a 404 for the game itself comes first
         raise RoundNotFound(
@@ -179,7 +180,7 @@ def list_rounds(game_id: str, after: int = 0) -> list[dict[str, Any]]:
     read_game(game_id)
     if after >= MAX_ROUND_NUMBER:
         return []  # no item is numbered above the largest number that can be stored
-    rounds = db.session.scalars(
+    rounds = session().scalars(
         select(Round).where(Round.game_id == game_id, Round.number > after).order_by(Round.number)
     )
     return [round_body(round_.result, round_.created_at) for round_ in rounds]
@@ -229,7 +230,7 @@ def correct_round(
         with writing():
             bound = open_game(game_id, token)
             if bound.game.version == correction.version:
-                db.session.execute(
+                session().execute(
                     update(Round)
                     .where(Round.game_id == game_id, Round.number == number)
                     .values(entry=correction.entry, updated_at=utcnow())
@@ -259,7 +260,7 @@ def _work_out(
         # the replay gives way to other requests all along; closed when a refusal stops it
         # midway, so that PostgreSQL's server-side cursor does not outlive the request.
         with closing(
-            db.session.execute(
+            session().execute(
                 select(
                     Round.id,
                     Round.number,
@@ -382,15 +383,17 @@ def undo_round(game_id: str, token: str, number: int) -> None:
                 )
             )
         rules, previous = _state_before(bound, number)
-        undone = db.session.scalars(
-            select(Round).where(Round.game_id == game_id, Round.number == number)
-        ).one()
-        db.session.delete(undone)
+        undone = (
+            session()
+            .scalars(select(Round).where(Round.game_id == game_id, Round.number == number))
+            .one()
+        )
+        session().delete(undone)
         newcomer = joined_player(undone.result)
         bound.keep_state(previous, rules)
         bound.game.revise_history()
         if newcomer is not None:  # the join undone: the newcomer never sat down
-            db.session.delete(next(p for p in bound.game.players if p.id == newcomer))
+            session().delete(next(p for p in bound.game.players if p.id == newcomer))
 
 
 def _check_played(bound: BoundGame, number: int) -> None:
@@ -405,7 +408,13 @@ def _state_before(bound: BoundGame, number: int) -> tuple[Ruleset, GameState]:
     """The running state just before history item ``number``, with the rules of its seats."""
     if number == 1:
         return bound.initial_state()
-    state_after = db.session.scalars(
-        select(Round.state_after).where(Round.game_id == bound.game.id, Round.number == number - 1)
-    ).one()
+    state_after = (
+        session()
+        .scalars(
+            select(Round.state_after).where(
+                Round.game_id == bound.game.id, Round.number == number - 1
+            )
+        )
+        .one()
+    )
     return state_of(bound.game, state_after)

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..extensions import db
 from ..models import Game, IdempotencyKey, Player, Round, utcnow
 from ..names import first_clash
 from ..rules import GameState, Ruleset, SeatChangeOutcome
@@ -17,7 +16,7 @@ from ..serializers import game_body, seat_change_json
 from .answers import stored_answer
 from .errors import GameOver, InvalidSeating, RoundTaken
 from .games import BoundGame, check_room, open_game, when_played
-from .storage import find_table, writing
+from .storage import find_table, session, writing
 from .tables import seat_roster
 
 
@@ -109,7 +108,7 @@ def change_seats(
         if dry_run:
             return ChangedSeats(expected, {**body, "dry_run": True})
         now = utcnow()
-        db.session.add(
+        session().add(
             Round(
                 game_id=game_id,
                 number=expected,
@@ -123,7 +122,7 @@ def change_seats(
         bound.keep_state(outcome.state, outcome.rules)
         body = game_body(bound.game, bound.rules, bound.state)
         if idempotency_key is not None:
-            db.session.add(
+            session().add(
                 IdempotencyKey(
                     game_id=game_id,
                     key=idempotency_key,
@@ -171,5 +170,5 @@ def _newcomer(bound: BoundGame, change: SeatChange) -> SeatedPlayer:
         )
     player = Player(seat=len(game.players), name=name, roster_id=roster_id, joined=True)
     game.players.append(player)
-    db.session.flush()
+    session().flush()
     return SeatedPlayer(player.id, player.name)

@@ -9,11 +9,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from ..extensions import db
 from ..models import Game, Player, Table
 from ..names import name_key
 from ..rules import RULESETS
 from .games import state_of
+from .storage import session
 
 
 def standings(table: Table) -> list[dict[str, Any]]:
@@ -23,17 +23,21 @@ def standings(table: Table) -> list[dict[str, Any]]:
     places in them (``None`` before any); the order is games won (most first), average place
     (best first), games played (most first), then name.
     """
-    rows = db.session.execute(
-        select(
-            Player.roster_id,
-            Player.won,
-            Player.eliminated,
-            Player.tallies,
-            Game.ruleset,
+    rows = (
+        session()
+        .execute(
+            select(
+                Player.roster_id,
+                Player.won,
+                Player.eliminated,
+                Player.tallies,
+                Game.ruleset,
+            )
+            .join(Game, Game.id == Player.game_id)
+            .where(Game.table_id == table.id)
         )
-        .join(Game, Game.id == Player.game_id)
-        .where(Game.table_id == table.id)
-    ).all()
+        .all()
+    )
     names = {player.id: player.name for player in table.roster}
     places = finished_places(table)
     won: Counter[tuple[int, str]] = Counter()
@@ -87,9 +91,11 @@ def standings(table: Table) -> list[dict[str, Any]]:
 def finished_places(table: Table) -> dict[int, dict[str, list[int]]]:
     """Each roster player's final places in the table's finished games they played a round in,
     by ruleset (someone who left and came back takes the better of their two seats' places)."""
-    games = db.session.scalars(
-        select(Game).where(Game.table_id == table.id).options(selectinload(Game.players))
-    ).all()
+    games = (
+        session()
+        .scalars(select(Game).where(Game.table_id == table.id).options(selectinload(Game.players)))
+        .all()
+    )
     found: dict[int, dict[str, list[int]]] = defaultdict(dict)
     for game in games:
         rules, state = state_of(game, game.state)

@@ -1,58 +1,81 @@
-"""How the domain reaches the database: the SQLAlchemy session, one unit of work per request.
+"""How the domain reaches the database: a SQLAlchemy session it is given, one unit of work per
+request.
 
-Writes lock the game they change before reading it: ``SELECT ... FOR UPDATE``
-on PostgreSQL, and on SQLite a transaction begun ``IMMEDIATE``, which takes
-the file's write lock up front (a deferred one that reads, then writes, fails
-at once when another writer got in between).
+The edge hands the domain a ``Database`` (``use_database``): the app's is Flask-SQLAlchemy's
+scoped session (``scorekeeper/database.py``); the domain's own tests give a plain one. Writes lock
+the game they change before reading it: ``SELECT ... FOR UPDATE`` on PostgreSQL, and on SQLite a
+transaction begun ``IMMEDIATE`` (the engine's setup, at the edge), which takes the file's write
+lock up front.
 """
 
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, nullcontext
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass
+from typing import Any, cast
 
-from sqlalchemy import JSON, bindparam, event, select, update
-from sqlalchemy.engine import Connection, Dialect, Engine
-from sqlalchemy.orm import joinedload
+import sqlalchemy as sa
+from sqlalchemy import JSON, bindparam, select, update
+from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy.orm import Session, joinedload
 from sqlalchemy.types import TypeDecorator
 
 from .. import changes
-from ..extensions import db
 from ..models import Game, Round, Table, utcnow
 from .errors import GameNotFound, TableNotFound
 
-SQLITE_BUSY_TIMEOUT_MS = 30_000
-SQLITE_PRAGMAS = (
-    f"busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}",
-    "journal_mode = WAL",
-    "synchronous = NORMAL",
-    "foreign_keys = ON",
-)
+
+def _no_turn() -> AbstractContextManager[None]:
+    return nullcontext()
 
 
-def configure_sqlite(engine: Engine) -> None:
-    """WAL, a busy timeout and foreign keys on ``engine``'s connections; writers begin IMMEDIATE."""
-
-    @event.listens_for(engine, "connect")
-    def _configure(dbapi_connection: Any, connection_record: Any) -> None:
-        dbapi_connection.isolation_level = None  # transactions begin in _begin below
-        cursor = dbapi_connection.cursor()
-        for pragma in SQLITE_PRAGMAS:
-            cursor.execute(f"PRAGMA {pragma}")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(connection: Connection) -> None:
-        writes = connection.get_execution_options().get("write_lock", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+def _nobody_listens(keys: set[changes.Key]) -> None:
+    return None
 
 
-# SQLite takes one writer at a time. This process's threads wait their turn here, in order,
-# rather than in SQLite's busy handler, which sleeps up to 100 ms between tries.
-_sqlite_writers = threading.Lock()
+@dataclass(frozen=True)
+class Database:
+    """What the domain is given to reach the database."""
+
+    session: Callable[[], Session]  # this unit of work's session (one per request or thread)
+    engine: Callable[[], Engine]
+    # Waits this process's turn to write (SQLite takes one writer at a time).
+    write_turn: Callable[[], AbstractContextManager[None]] = _no_turn
+    # After a commit: what it changed, for this process's event streams.
+    committed: Callable[[set[changes.Key]], None] = _nobody_listens
+
+
+_database: Database | None = None
+
+
+def use_database(database: Database | None) -> Database | None:
+    """Reach the database through ``database`` from now on; the one given before."""
+    global _database
+    before, _database = _database, database
+    return before
+
+
+def _given() -> Database:
+    if _database is None:
+        raise RuntimeError("No database given to the domain (storage.use_database).")
+    return _database
+
+
+def session() -> Session:
+    """This unit of work's session."""
+    return _given().session()
+
+
+def engine() -> Engine:
+    """The engine behind the session."""
+    return _given().engine()
+
+
+def dialect() -> str:
+    """The database's kind: ``sqlite`` or ``postgresql``."""
+    return engine().dialect.name
 
 
 @contextmanager
@@ -61,42 +84,49 @@ def writing(*, dry_run: bool = False) -> Iterator[None]:
 
     What it changed is announced to the event streams once it commits (``changes``).
     """
-    if db.session().in_transaction():  # a read earlier in this request
-        db.session.rollback()
-    queue = _sqlite_writers if db.engine.dialect.name == "sqlite" and not dry_run else nullcontext()
-    with queue:
-        db.session.connection(execution_options={"write_lock": not dry_run})
+    database = _given()
+    unit = database.session()
+    if unit.in_transaction():  # a read earlier in this request
+        unit.rollback()
+    with nullcontext() if dry_run else database.write_turn():
+        unit.connection(execution_options={"write_lock": not dry_run})
         try:
             yield
         except BaseException:
-            db.session.rollback()
-            changes.forget(db.session())
+            unit.rollback()
+            changes.forget(unit)
             raise
         if dry_run:
-            db.session.rollback()
-            changes.forget(db.session())
+            unit.rollback()
+            changes.forget(unit)
             return
-        changed = changes.notify_before_commit(db.session())
-        db.session.commit()
-    changes.wake_after_commit(db.engine, changed)
+        changed = changes.notify_before_commit(unit)
+        unit.commit()
+    database.committed(changed)
+
+
+def check_database() -> None:
+    """Ask the database the smallest question: an error if it does not answer."""
+    session().execute(select(1))
 
 
 def changed(kind: changes.Kind, row_id: str | None) -> None:
     """Note that this unit of work changes or deletes the game or table ``row_id``."""
-    changes.mark(db.session(), kind, row_id)
+    changes.mark(session(), kind, row_id)
 
 
 @contextmanager
 def reading_one_snapshot() -> Iterator[None]:
     """A unit of work that reads several statements as of one moment."""
-    if db.session().in_transaction():
-        db.session.rollback()
-    if db.engine.dialect.name == "postgresql":  # READ COMMITTED sees each statement anew
-        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    unit = session()
+    if unit.in_transaction():
+        unit.rollback()
+    if dialect() == "postgresql":  # READ COMMITTED sees each statement anew
+        unit.connection(execution_options={"isolation_level": "REPEATABLE READ"})
     try:
         yield
     finally:
-        db.session.rollback()
+        unit.rollback()
 
 
 # Most requests are phones polling with the ETag they have, answered from the version alone:
@@ -110,7 +140,7 @@ _VERSIONS = {
 
 def stored_version(model: type[Game] | type[Table], row_id: str) -> int | None:
     """The version of the game or table ``row_id`` (its ETag), or ``None`` if there is none."""
-    with db.engine.connect() as connection:
+    with engine().connect() as connection:
         return connection.scalar(_VERSIONS[model], {"row_id": row_id})
 
 
@@ -119,7 +149,7 @@ def find_game(game_id: str, *, lock: bool = False) -> Game:
     query = select(Game).options(joinedload(Game.players)).where(Game.id == game_id)
     if lock:
         query = query.with_for_update(of=Game)
-    game = db.session.scalars(query).unique().first()
+    game = session().scalars(query).unique().first()
     if game is None:
         raise GameNotFound("There is no game with this id.")
     return game
@@ -130,7 +160,7 @@ def find_table(table_id: str, *, lock: bool = False) -> Table:
     query = select(Table).where(Table.id == table_id)
     if lock:
         query = query.with_for_update()
-    table = db.session.scalars(query).first()
+    table = session().scalars(query).first()
     if table is None:
         raise TableNotFound("There is no table with this id.")
     return table
@@ -140,7 +170,7 @@ def touch_table(table_id: str | None) -> None:
     """Raise the version of the table a game belongs to (its standings or games changed)."""
     if table_id is not None:
         changed("table", table_id)
-        db.session.execute(
+        session().execute(
             update(Table)
             .where(Table.id == table_id)
             .values(version=Table.version + 1, updated_at=utcnow())
@@ -158,9 +188,10 @@ class SerialisedJSON(TypeDecorator[Any]):
         return None
 
 
-_ROUNDS = Round.__table__.c
+_ROUNDS_TABLE = cast(sa.Table, Round.__table__)  # Core, not the ORM: one statement for many rows
+_ROUNDS = _ROUNDS_TABLE.c
 _RESCORE_ITEM = (
-    update(Round.__table__)
+    update(_ROUNDS_TABLE)
     .where(_ROUNDS.id == bindparam("row_id"))
     .values(
         result=bindparam("new_result", type_=SerialisedJSON),
@@ -184,4 +215,4 @@ def rescored_item(
 def rescore_items(rows: list[dict[str, Any]]) -> None:
     """Write history items' new results and running states, all in one statement."""
     if rows:
-        db.session.execute(_RESCORE_ITEM, rows)
+        session().execute(_RESCORE_ITEM, rows)

@@ -8,7 +8,6 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..extensions import db
 from ..models import Game, utcnow
 from ..rules.words import Message, in_context
 from ..serializers import table_body, timestamp
@@ -16,7 +15,7 @@ from .answers import create_once
 from .errors import InvalidImport
 from .games import created_game_body
 from .history import ExportedGame, ReplayedGame, add_replayed, game_export, replay_export
-from .storage import find_table, reading_one_snapshot
+from .storage import find_table, reading_one_snapshot, session
 from .tables import (
     TableSetup,
     add_table,
@@ -34,9 +33,13 @@ def export_table(table_id: str) -> dict[str, Any]:
     """The table with its roster, and every game's export, oldest first."""
     with reading_one_snapshot():
         table = find_table(table_id)
-        game_ids = db.session.scalars(
-            select(Game.id).where(Game.table_id == table_id).order_by(Game.created_at, Game.id)
-        ).all()
+        game_ids = (
+            session()
+            .scalars(
+                select(Game.id).where(Game.table_id == table_id).order_by(Game.created_at, Game.id)
+            )
+            .all()
+        )
         head = table_body(table, [], [])
         del head["games"], head["standings"]
         games = [game_export(game_id) for game_id in game_ids]
@@ -102,7 +105,7 @@ def import_table(
                     for player_id, roster_id in checked.exported.roster_ids.items()
                 },
             )
-        db.session.flush()
+        session().flush()
         return {**table_answer(table)[0], "token": token}
 
     return create_once("tables/import", idempotency_key, fingerprint, create)
@@ -134,7 +137,7 @@ def import_game_at_table(
         table = open_table(table_id, token)
         seated = {player_id: roster_player(table, name) for player_id, name in names.items()}
         check_roster_size(table)
-        db.session.flush()  # new roster players get their ids
+        session().flush()  # new roster players get their ids
         bound, game_token = add_replayed(
             checked,
             table_id=table.id,

@@ -8,7 +8,6 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..extensions import db
 from ..models import Game, Player, RosterPlayer, Table
 from ..names import name_key
 from ..rules.words import Message
@@ -30,6 +29,7 @@ from .storage import (
     changed,
     find_table,
     reading_one_snapshot,
+    session,
     stored_version,
     touch_table,
     writing,
@@ -91,8 +91,8 @@ def add_table(setup: TableSetup) -> tuple[Table, str]:
         updated_at=made_at,
         roster=[RosterPlayer(name=name) for name in setup.players],
     )
-    db.session.add(table)
-    db.session.flush()
+    session().add(table)
+    session().flush()
     return table, token
 
 
@@ -112,17 +112,25 @@ def read_table(table_id: str) -> tuple[dict[str, Any], int]:
 
 def table_answer(table: Table) -> tuple[dict[str, Any], int]:
     """The Table as this unit of work sees it, with its version."""
-    games = db.session.execute(
-        select(Game.id, Game.ruleset, Game.name, Game.created_at, Game.updated_at)
-        .where(Game.table_id == table.id)
-        .order_by(Game.created_at.desc(), Game.id)
-    ).all()
-    seats = db.session.execute(
-        select(Player.game_id, Player.roster_id, Player.won)
-        .join(Game, Game.id == Player.game_id)
-        .where(Game.table_id == table.id)
-        .order_by(Player.game_id, Player.seat)
-    ).all()
+    games = (
+        session()
+        .execute(
+            select(Game.id, Game.ruleset, Game.name, Game.created_at, Game.updated_at)
+            .where(Game.table_id == table.id)
+            .order_by(Game.created_at.desc(), Game.id)
+        )
+        .all()
+    )
+    seats = (
+        session()
+        .execute(
+            select(Player.game_id, Player.roster_id, Player.won)
+            .join(Game, Game.id == Player.game_id)
+            .where(Game.table_id == table.id)
+            .order_by(Player.game_id, Player.seat)
+        )
+        .all()
+    )
     seated: dict[str, list[Any]] = {game.id: [] for game in games}
     for seat in seats:
         seated[seat.game_id].append(seat)
@@ -140,7 +148,7 @@ def open_table(table_id: str, token: str) -> Table:
 
 def token_opens_table(table_id: str, token: str) -> bool:
     """Whether ``token`` is the table's (read without a lock; no table: no)."""
-    stored = db.session.scalar(select(Table.token_hash).where(Table.id == table_id))
+    stored = session().scalar(select(Table.token_hash).where(Table.id == table_id))
     return stored is not None and token_matches(token, stored)
 
 
@@ -178,13 +186,13 @@ def delete_table(table_id: str, token: str) -> None:
     with writing():
         if not token_matches(token, find_table(table_id).token_hash):
             raise WrongToken("That token does not open this table.")
-        games = db.session.scalars(
+        games = session().scalars(
             select(Game.id).where(Game.table_id == table_id).order_by(Game.id).with_for_update()
         )
         for game_id in games:  # deleted with the table: their streams end too
             changed("game", game_id)
         changed("table", table_id)
-        db.session.delete(open_table(table_id, token))
+        session().delete(open_table(table_id, token))
 
 
 def create_game_at_table(
@@ -241,7 +249,7 @@ def seat_roster(table: Table, seats: Sequence[int | str]) -> list[RosterPlayer]:
             )
         seated.append(player)
     check_roster_size(table)
-    db.session.flush()  # new roster players get their ids
+    session().flush()  # new roster players get their ids
     return seated
 
 
