@@ -158,31 +158,16 @@ class Round(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class IdempotencyKey(Base):
-    """The first answer to a round POST sent with an ``Idempotency-Key``, to give it again."""
+class RequestKey(Base):
+    """The first answer to a POST sent with an ``Idempotency-Key``, kept to give it again.
 
-    __tablename__ = "idempotency_keys"
-    __table_args__ = (UniqueConstraint("game_id", "key"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    key: Mapped[str] = mapped_column(String(255))
-    request_hash: Mapped[str] = mapped_column(String(64))
-    status: Mapped[int] = mapped_column(Integer)
-    body: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
-    location: Mapped[str | None] = mapped_column(String(200))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-class CreationKey(Base):
-    """The first answer to a POST that created a table or game, kept to answer its key again.
-
-    ``scope`` names where the key was used (``tables``, ``tables/<id>/games``,
-    ``games/<id>/rematch``). The answer holds the new token: a phone that lost
-    the first answer needs it.
+    ``scope`` names where the key was used: ``games/<id>/history`` for a game's rounds and
+    seat changes (whose keys go with the game), ``tables``, ``games``, ``tables/<id>/games``,
+    ``games/<id>/rematch`` and the imports for creations. The answer of a creation holds
+    the new token: a phone that lost the first answer needs it.
     """
 
-    __tablename__ = "creation_keys"
+    __tablename__ = "request_keys"
     __table_args__ = (UniqueConstraint("scope", "key"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -190,4 +175,7 @@ class CreationKey(Base):
     key: Mapped[str] = mapped_column(String(255))
     request_hash: Mapped[str] = mapped_column(String(64))
     body: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -27,7 +27,7 @@ from .views import (
     answer,
     blp,
     created,
-    creation_key_and_fingerprint,
+    keyed_request,
     with_etag,
 )
 
@@ -41,8 +41,8 @@ from .views import (
 @blp.doc(responses={201: {"links": links.CREATED_TABLE}})
 def create_table(setup: tables.TableSetup) -> Response:
     """Create a table of friends."""
-    key, fingerprint = creation_key_and_fingerprint()
-    body, _ = tables.create_table(setup, idempotency_key=key, fingerprint=fingerprint)
+    keyed = keyed_request(creating=True)
+    body = tables.create_table(setup, request=keyed).body
     return created(body, url_for("api.get_table", table_id=body["id"]))
 
 
@@ -88,10 +88,8 @@ def delete_table(table_id: str) -> Response:
 @blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
 def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Response:
     """Create a game at the table, from roster players or new names."""
-    key, fingerprint = creation_key_and_fingerprint()
-    body, _ = tables.create_game_at_table(
-        table_id, bearer_token("table"), setup, idempotency_key=key, fingerprint=fingerprint
-    )
+    keyed = keyed_request(creating=True)
+    body = tables.create_game_at_table(table_id, bearer_token("table"), setup, request=keyed).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
@@ -105,10 +103,10 @@ def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Respons
 @blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
 def import_game_at_table(exported: history.ExportedGame, table_id: str) -> Response:
     """Create a game at the table by replaying an export of one game."""
-    key, fingerprint = creation_key_and_fingerprint()
-    body, _ = table_history.import_game_at_table(
-        table_id, bearer_token("table"), exported, idempotency_key=key, fingerprint=fingerprint
-    )
+    keyed = keyed_request(creating=True)
+    body = table_history.import_game_at_table(
+        table_id, bearer_token("table"), exported, request=keyed
+    ).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
@@ -123,10 +121,8 @@ def import_game_at_table(exported: history.ExportedGame, table_id: str) -> Respo
 @blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
 def rematch(made: MadeOffline, game_id: str) -> Response:
     """Start a new game with the same players, seats, options and table."""
-    key, fingerprint = creation_key_and_fingerprint()
-    body, _ = tables.rematch(
-        game_id, bearer_token(), made, idempotency_key=key, fingerprint=fingerprint
-    )
+    keyed = keyed_request(creating=True)
+    body = tables.rematch(game_id, bearer_token(), made, request=keyed).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
@@ -150,6 +146,6 @@ def export_table(table_id: str) -> Response:
 @blp.doc(responses={201: {"links": links.CREATED_TABLE}})
 def import_table(exported: table_history.ExportedTable) -> Response:
     """Create a table by replaying an export of one."""
-    key, fingerprint = creation_key_and_fingerprint()
-    body, _ = table_history.import_table(exported, idempotency_key=key, fingerprint=fingerprint)
+    keyed = keyed_request(creating=True)
+    body = table_history.import_table(exported, request=keyed).body
     return created(body, url_for("api.get_table", table_id=body["id"]))

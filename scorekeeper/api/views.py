@@ -9,6 +9,7 @@ from typing import Any
 from flask import Response, jsonify, request, url_for
 
 from ..domain import games, history, rounds, seats
+from ..domain.commands import KeyedRequest
 from ..domain.storage import check_database
 from ..errors import BadRequest
 from ..rules import RULESETS
@@ -113,31 +114,29 @@ def created(body: dict[str, Any], location: str) -> Response:
     return answer(body, 201, {"Location": location})
 
 
-def idempotency_key() -> str | None:
-    """The request's ``Idempotency-Key``, checked; ``None`` if it has none."""
+def keyed_request(*, creating: bool = False) -> KeyedRequest | None:
+    """The request's ``Idempotency-Key``, checked, with the body it came with; ``None`` if it
+    has none.
+
+    A resend of a creation with its key answers the new token, and keys of creations are not
+    tied to a game: only a key no one else could guess keeps the token to the phone that chose
+    it, so a ``creating`` request's key must be long enough to be random.
+    """
     keys = request.headers.getlist("Idempotency-Key")
     if len(keys) > 1 or any("," in key for key in keys):
         raise BadRequest(
             "The request carries two Idempotency-Key headers; send one.",
             {"Idempotency-Key": ["Given twice."]},
         )
-    key = keys[0] if keys else None
-    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+    if not keys:
+        return None
+    key = keys[0]
+    if not IDEMPOTENCY_KEY.fullmatch(key):
         raise BadRequest(
             "The Idempotency-Key must be 1 to 255 printable ASCII characters, without commas.",
             {"Idempotency-Key": ["Give 1 to 255 printable ASCII characters, without commas."]},
         )
-    return key
-
-
-def creation_key_and_fingerprint() -> tuple[str | None, str]:
-    """A creating request's ``Idempotency-Key`` and the fingerprint of its body.
-
-    A resend with the key answers the new token, and keys of creations are not tied to
-    a game: only a key no one else could guess keeps the token to the phone that chose it.
-    """
-    key = idempotency_key()
-    if key is not None and len(key) < CREATION_KEY_LENGTH:
+    if creating and len(key) < CREATION_KEY_LENGTH:
         raise BadRequest(
             Message(
                 "The Idempotency-Key of a request that creates a game or table must be at least "
@@ -146,7 +145,7 @@ def creation_key_and_fingerprint() -> tuple[str | None, str]:
             ),
             {"Idempotency-Key": [f"Give at least {CREATION_KEY_LENGTH} random characters."]},
         )
-    return key, rounds.request_hash(json_body()) if key is not None and request.data else ""
+    return KeyedRequest(key, json_body() if request.data else None)
 
 
 def with_etag(
@@ -183,8 +182,8 @@ def with_etag(
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def create_game(setup: games.GameSetup) -> Response:
     """Create a game."""
-    key, fingerprint = creation_key_and_fingerprint()
-    body, _ = games.create_game(setup, idempotency_key=key, fingerprint=fingerprint)
+    keyed = keyed_request(creating=True)
+    body = games.create_game(setup, request=keyed).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
@@ -247,18 +246,11 @@ def delete_game(game_id: str) -> Response:
 @blp.doc(responses={201: {"links": links.RECORDED_ROUND}})
 def record_round(read_entry: rounds.EntryReader, query: dict[str, Any], game_id: str) -> Response:
     """Record the next round."""
-    token, key, dry_run = bearer_token(), idempotency_key(), query["dry_run"]
-    recorded = rounds.record_round(
-        game_id,
-        token,
-        read_entry,
-        idempotency_key=key,
-        fingerprint=rounds.request_hash(json_body()) if key is not None else "",
-        dry_run=dry_run,
-    )
+    token, keyed, dry_run = bearer_token(), keyed_request(), query["dry_run"]
+    recorded = rounds.record_round(game_id, token, read_entry, request=keyed, dry_run=dry_run)
     if dry_run:
         return answer(recorded.body)
-    location = url_for("api.get_round", game_id=game_id, number=recorded.number)
+    location = url_for("api.get_round", game_id=game_id, number=recorded.body["number"])
     return answer(recorded.body, 201, {"Location": location})
 
 
@@ -329,21 +321,19 @@ def undo_round(game_id: str, number: int) -> Response:
 @blp.doc(responses={201: {"links": links.CHANGED_SEATS}})
 def change_seats(change: seats.SeatChange, query: dict[str, Any], game_id: str) -> Response:
     """Seat a newcomer or let a player leave, between rounds."""
-    key, dry_run = idempotency_key(), query["dry_run"]
-    body = json_body()
+    keyed, dry_run = keyed_request(), query["dry_run"]
     changed = seats.change_seats(
         game_id,
         bearer_token(),
         change,
-        {name: value for name, value in body.items() if name not in ("number", "played_at")},
-        idempotency_key=key,
-        fingerprint=rounds.request_hash(body) if key is not None else "",
+        {name: value for name, value in json_body().items() if name not in ("number", "played_at")},
+        request=keyed,
         dry_run=dry_run,
-    )
+    ).body
     if dry_run:
-        return answer(changed.body)
-    location = url_for("api.get_round", game_id=game_id, number=changed.number)
-    return answer(changed.body, 201, {"Location": location})
+        return answer(changed["game"])
+    location = url_for("api.get_round", game_id=game_id, number=changed["number"])
+    return answer(changed["game"], 201, {"Location": location})
 
 
 # History
@@ -367,8 +357,8 @@ def export_game(game_id: str) -> Response:
 @blp.doc(responses={201: {"links": links.CREATED_GAME}})
 def import_game(exported: history.ExportedGame) -> Response:
     """Create a game by replaying an export."""
-    key, fingerprint = creation_key_and_fingerprint()
-    body, _ = history.import_game(exported, idempotency_key=key, fingerprint=fingerprint)
+    keyed = keyed_request(creating=True)
+    body = history.import_game(exported, request=keyed).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -18,7 +18,7 @@ from ..rules.words import Message
 from ..security import hash_token, new_token, token_matches
 from ..serializers import end_json, game_body, timestamp
 from ..times import in_utc
-from .answers import create_once
+from .commands import IN_PROGRESS, Answer, KeyedRequest, create_once, run_once
 from .errors import GameFull, GameNotFound, InvalidChange, PlayedAtOutOfRange, WrongToken
 from .made_offline import CLOCK_AHEAD, NOTHING_CHOSEN, MadeOffline, claim_id, creation_time
 from .storage import changed, find_game, session, stored_version, touch_table, writing
@@ -239,6 +239,29 @@ def open_game(game_id: str, token: str) -> BoundGame:
     return BoundGame.of(game)
 
 
+def add_to_history(
+    game_id: str,
+    token: str,
+    request: KeyedRequest | None,
+    add: Callable[[BoundGame], dict[str, Any]],
+    *,
+    dry_run: bool = False,
+    in_progress: str = IN_PROGRESS,
+) -> Answer:
+    """Add a round or seat change to a game's history (``add`` scores and stores it, and builds
+    the answer), once per key: the game is locked and its token checked, then the key looked
+    up. A game's rounds and seat changes share one space of keys, deleted with the game."""
+    return run_once(
+        f"games/{game_id}/history",
+        request,
+        lambda: open_game(game_id, token),
+        add,
+        game_id=game_id,
+        dry_run=dry_run,
+        in_progress=in_progress,
+    )
+
+
 def check_token(game: Game, token: str) -> None:
     """A ``WrongToken`` unless ``token`` is the game's own or its table's."""
     if not _opens(game.token_hash, game.table_id, token):
@@ -263,15 +286,12 @@ def _opens(game_token_hash: str, table_id: str | None, token: str) -> bool:
     return table_hash is not None and token_matches(token, table_hash)
 
 
-def create_game(
-    setup: GameSetup, *, idempotency_key: str | None = None, fingerprint: str = ""
-) -> tuple[dict[str, Any], bool]:
-    """Create a game (once per ``idempotency_key``); its answer, token included, and whether
-    that answer is a replay."""
+def create_game(setup: GameSetup, *, request: KeyedRequest | None = None) -> Answer:
+    """Create a game (once per ``Idempotency-Key``); its answer, token included
+    (the first answer again for a key already used)."""
     return create_once(
         "games",
-        idempotency_key,
-        fingerprint,
+        request,
         lambda: created_game_body(*add_game(setup)),
         chosen_id=setup.made.id,
     )

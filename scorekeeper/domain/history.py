@@ -24,7 +24,7 @@ from ..serializers import (
     timestamp,
 )
 from ..times import parse_time
-from .answers import create_once
+from .commands import Answer, KeyedRequest, create_once
 from .errors import InvalidImport
 from .games import (
     MAX_HISTORY_ITEMS,
@@ -141,11 +141,10 @@ class _Replayed:
     """For a join, the player who sat down (export ids)."""
 
 
-def import_game(
-    exported: ExportedGame, *, idempotency_key: str | None = None, fingerprint: str = ""
-) -> tuple[dict[str, Any], bool]:
-    """Create a new game by replaying an export (once per ``idempotency_key``); refuse it,
-    creating nothing, if anything differs. Its answer, and whether that is a replay.
+def import_game(exported: ExportedGame, *, request: KeyedRequest | None = None) -> Answer:
+    """Create a new game by replaying an export (once per ``Idempotency-Key``); refuse it,
+    creating nothing, if anything differs. Its answer (the first again, for a key
+    already used).
 
     The whole export is replayed and checked before the write begins, so a
     refused one never takes the database's write lock.
@@ -153,8 +152,7 @@ def import_game(
     checked = replay_export(exported)
     return create_once(
         "games/import",
-        idempotency_key,
-        fingerprint,
+        request,
         lambda: created_game_body(*add_replayed(checked)),
     )
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Mapping
 from contextlib import closing
 from dataclasses import dataclass
@@ -11,13 +9,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
 
-from ..models import IdempotencyKey, Round, utcnow
+from ..models import Round, utcnow
 from ..rules import GameState, RoundConflict, RuleError, Ruleset
 from ..rules.words import Message, in_context
 from ..serializers import end_json, game_body, round_body, round_json, seat_change_json
-from .answers import stored_answer
+from .commands import Answer, KeyedRequest
 from .errors import (
     GameOver,
     NotARound,
@@ -28,6 +25,7 @@ from .errors import (
 )
 from .games import (
     BoundGame,
+    add_to_history,
     check_room,
     check_token,
     is_end,
@@ -41,7 +39,6 @@ from .seats import is_seat_change, joined_player, replay_seat_change
 from .storage import reading_one_snapshot, rescore_items, rescored_item, session, writing
 
 MAX_ROUND_NUMBER = 2**31 - 1  # a larger number cannot be stored, so is never played
-RECORDED = 201  # what the first answer to a key was, as the idempotency table keeps it
 
 
 @dataclass(frozen=True)
@@ -59,59 +56,29 @@ EntryReader = Callable[[str], ReadEntry]
 """Reads a round's body for a game of the ruleset it is given (the game says which)."""
 
 
-@dataclass(frozen=True)
-class RecordedRound:
-    """A round as recorded (or as it would be, on a dry run): its number and its Round body."""
-
-    number: int
-    body: dict[str, Any]
-
-
-def request_hash(body: Any) -> str:
-    """A fingerprint of a JSON body that ignores key order and spacing."""
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
 def record_round(
     game_id: str,
     token: str,
     read_entry: EntryReader,
     *,
-    idempotency_key: str | None = None,
-    fingerprint: str = "",
+    request: KeyedRequest | None = None,
     dry_run: bool = False,
-) -> RecordedRound:
-    """Score and store the next round; with a key already used, the first answer again.
+) -> Answer:
+    """Score and store the next round (its Round body); with a key already used, the first
+    answer again. ``read_entry`` reads the round for the game's ruleset."""
 
-    ``read_entry`` reads the round for the game's ruleset; ``fingerprint`` is the
-    ``request_hash`` of the body the key came with.
-    """
-    try:
-        with writing(dry_run=dry_run):
-            bound = open_game(game_id, token)
-            if idempotency_key is not None:
-                stored = stored_answer(game_id, idempotency_key, fingerprint)
-                if stored is not None:
-                    return RecordedRound(stored.number, stored.body)
-            read = read_entry(bound.rules.name)
-            recorded = _play_next(bound, read.entry, read.number, read.played_at, dry_run)
-            if idempotency_key is not None and not dry_run:
-                session().add(
-                    IdempotencyKey(
-                        game_id=game_id,
-                        key=idempotency_key,
-                        request_hash=fingerprint,
-                        status=RECORDED,
-                        body=recorded.body,
-                        created_at=utcnow(),
-                    )
-                )
-            return recorded
-    except IntegrityError:
-        raise RecordingInProgress(
-            "This round is being recorded by another request; try again in a moment."
-        ) from None
+    def record(bound: BoundGame) -> dict[str, Any]:
+        read = read_entry(bound.rules.name)
+        return _play_next(bound, read.entry, read.number, read.played_at, dry_run)
+
+    return add_to_history(
+        game_id,
+        token,
+        request,
+        record,
+        dry_run=dry_run,
+        in_progress="This round is being recorded by another request; try again in a moment.",
+    )
 
 
 def _play_next(
@@ -120,8 +87,9 @@ def _play_next(
     number: int | None,
     played_at: datetime | None,
     dry_run: bool,
-) -> RecordedRound:
-    """Score the next round from ``entry`` and, unless a dry run, store it with the new state."""
+) -> dict[str, Any]:
+    """Score the next round from ``entry`` and, unless a dry run, store it with the new state;
+    the Round body."""
     expected = bound.state.last_number + 1
     # A number already taken is said first, also when the round that took it ended the game:
     # the phone then shows the two rounds side by side instead of only "the game is over".
@@ -142,7 +110,7 @@ def _play_next(
     result = round_json(outcome.result)
     played = when_played(bound, played_at)
     if dry_run:
-        return RecordedRound(expected, {**result, "dry_run": True})
+        return {**result, "dry_run": True}
     session().add(
         Round(
             game_id=bound.game.id,
@@ -155,7 +123,7 @@ def _play_next(
         )
     )
     bound.keep_state(outcome.state)
-    return RecordedRound(expected, round_body(result, played))
+    return round_body(result, played)
 
 
 def get_round(game_id: str, number: int) -> dict[str, Any]:

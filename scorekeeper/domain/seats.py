@@ -7,16 +7,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..models import Game, IdempotencyKey, Player, Round, utcnow
+from ..models import Game, Player, Round, utcnow
 from ..names import first_clash
 from ..rules import GameState, Ruleset, SeatChangeOutcome
 from ..rules import Player as SeatedPlayer
 from ..rules.words import Message
 from ..serializers import game_body, seat_change_json
-from .answers import stored_answer
+from .commands import Answer, KeyedRequest
 from .errors import GameOver, InvalidSeating, RoundTaken
-from .games import BoundGame, check_room, open_game, when_played
-from .storage import find_table, session, writing
+from .games import BoundGame, add_to_history, check_room, when_played
+from .storage import find_table, session
 from .tables import seat_roster
 
 
@@ -34,14 +34,6 @@ class SeatChange:
     """The number the phone expects the change to take."""
     played_at: datetime | None = None
     """When it was entered on the phone, if it was sent later."""
-
-
-@dataclass(frozen=True)
-class ChangedSeats:
-    """A seat change as recorded (or as it would be, on a dry run): its number and the Game."""
-
-    number: int
-    body: dict[str, Any]
 
 
 def is_seat_change(result: Mapping[str, Any]) -> bool:
@@ -70,69 +62,65 @@ def replay_seat_change(
 def change_seats(
     game_id: str,
     token: str,
-    change: SeatChange,
+    seat_change: SeatChange,
     entry: Mapping[str, Any],
     *,
-    idempotency_key: str | None = None,
-    fingerprint: str = "",
+    request: KeyedRequest | None = None,
     dry_run: bool = False,
-) -> ChangedSeats:
-    """Seat a newcomer or let a player leave, between rounds; ``entry`` is the request's body."""
-    with writing(dry_run=dry_run):
-        bound = open_game(game_id, token)
-        if idempotency_key is not None:
-            stored = stored_answer(game_id, idempotency_key, fingerprint)
-            if stored is not None:
-                return ChangedSeats(stored.number, stored.body["game"])
-        if bound.state.finished:
-            raise GameOver("The game is over, so no one can join or leave it.")
-        check_room(bound.state)
-        expected = bound.state.last_number + 1
-        if change.number is not None and change.number != expected:
-            raise RoundTaken(
-                Message(
-                    "The next number is {expected}, not {number}; another phone may have "
-                    "recorded a round or seat change first.",
-                    expected=expected,
-                    number=change.number,
-                ),
-                {"number": [f"The next number is {expected}."]},
-            )
-        if change.leave is not None:
-            outcome = bound.rules.leave(bound.state, change.leave)
-        else:
-            assert change.after is not None
-            outcome = bound.rules.join(bound.state, _newcomer(bound, change), change.after)
-        body = game_body(bound.game, outcome.rules, outcome.state)
-        played = when_played(bound, change.played_at)
-        if dry_run:
-            return ChangedSeats(expected, {**body, "dry_run": True})
-        now = utcnow()
-        session().add(
-            Round(
-                game_id=game_id,
-                number=expected,
-                entry=dict(entry),
-                result=seat_change_json(outcome.result),
-                state_after=outcome.state.to_dict(),
-                created_at=played,
-                updated_at=now,
-            )
+) -> Answer:
+    """Seat a newcomer or let a player leave, between rounds; ``entry`` is the request's body.
+
+    The answer's body is ``{"number": ..., "game": Game}``; with a key already used, the first
+    answer again."""
+    return add_to_history(
+        game_id,
+        token,
+        request,
+        lambda bound: _change_seats_of(bound, seat_change, entry, dry_run),
+        dry_run=dry_run,
+    )
+
+
+def _change_seats_of(
+    bound: BoundGame, change: SeatChange, entry: Mapping[str, Any], dry_run: bool
+) -> dict[str, Any]:
+    """Apply ``change`` and, unless a dry run, store it with the new state."""
+    if bound.state.finished:
+        raise GameOver("The game is over, so no one can join or leave it.")
+    check_room(bound.state)
+    expected = bound.state.last_number + 1
+    if change.number is not None and change.number != expected:
+        raise RoundTaken(
+            Message(
+                "The next number is {expected}, not {number}; another phone may have "
+                "recorded a round or seat change first.",
+                expected=expected,
+                number=change.number,
+            ),
+            {"number": [f"The next number is {expected}."]},
         )
-        bound.keep_state(outcome.state, outcome.rules)
-        body = game_body(bound.game, bound.rules, bound.state)
-        if idempotency_key is not None:
-            session().add(
-                IdempotencyKey(
-                    game_id=game_id,
-                    key=idempotency_key,
-                    request_hash=fingerprint,
-                    status=201,
-                    body={"number": expected, "game": body},
-                    created_at=now,
-                )
-            )
-        return ChangedSeats(expected, body)
+    if change.leave is not None:
+        outcome = bound.rules.leave(bound.state, change.leave)
+    else:
+        assert change.after is not None
+        outcome = bound.rules.join(bound.state, _newcomer(bound, change), change.after)
+    played = when_played(bound, change.played_at)
+    if dry_run:
+        body = game_body(bound.game, outcome.rules, outcome.state)
+        return {"number": expected, "game": {**body, "dry_run": True}}
+    session().add(
+        Round(
+            game_id=bound.game.id,
+            number=expected,
+            entry=dict(entry),
+            result=seat_change_json(outcome.result),
+            state_after=outcome.state.to_dict(),
+            created_at=played,
+            updated_at=utcnow(),
+        )
+    )
+    bound.keep_state(outcome.state, outcome.rules)
+    return {"number": expected, "game": game_body(bound.game, bound.rules, bound.state)}
 
 
 def _newcomer(bound: BoundGame, change: SeatChange) -> SeatedPlayer:

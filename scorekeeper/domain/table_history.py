@@ -11,7 +11,7 @@ from sqlalchemy import select
 from ..models import Game, utcnow
 from ..rules.words import Message, in_context
 from ..serializers import table_body, timestamp
-from .answers import create_once
+from .commands import Answer, KeyedRequest, create_once
 from .errors import InvalidImport
 from .games import created_game_body
 from .history import ExportedGame, ReplayedGame, add_replayed, game_export, replay_export
@@ -62,11 +62,9 @@ class ExportedTable:
     games: Sequence[ExportedGame]
 
 
-def import_table(
-    exported: ExportedTable, *, idempotency_key: str | None = None, fingerprint: str = ""
-) -> tuple[dict[str, Any], bool]:
-    """Create a new table by replaying every game of an export (once per ``idempotency_key``),
-    or create nothing. Its answer, and whether that is a replay.
+def import_table(exported: ExportedTable, *, request: KeyedRequest | None = None) -> Answer:
+    """Create a new table by replaying every game of an export (once per ``Idempotency-Key``),
+    or create nothing. Its answer (the first again, for a key already used).
 
     Every game is replayed and checked before the write begins.
     """
@@ -108,7 +106,7 @@ def import_table(
         session().flush()
         return {**table_answer(table)[0], "token": token}
 
-    return create_once("tables/import", idempotency_key, fingerprint, create)
+    return create_once("tables/import", request, create)
 
 
 def import_game_at_table(
@@ -116,11 +114,11 @@ def import_game_at_table(
     token: str,
     exported: ExportedGame,
     *,
-    idempotency_key: str | None = None,
-    fingerprint: str = "",
-) -> tuple[dict[str, Any], bool]:
+    request: KeyedRequest | None = None,
+) -> Answer:
     """Create a game at a table by replaying an export of one game (once per
-    ``idempotency_key``), or create nothing. Its answer, and whether that is a replay.
+    ``Idempotency-Key``), or create nothing. Its answer (the first again, for a key already
+    used).
 
     Each of the export's players is the roster player of their name (compared as names are); a
     name not on the roster joins it, as when a game at the table is created with new names. The
@@ -146,4 +144,4 @@ def import_game_at_table(
         table.touch()
         return created_game_body(bound, game_token)
 
-    return create_once(f"tables/{table_id}/games/import", idempotency_key, fingerprint, create)
+    return create_once(f"tables/{table_id}/games/import", request, create)

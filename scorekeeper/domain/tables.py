@@ -13,7 +13,7 @@ from ..names import name_key
 from ..rules.words import Message
 from ..security import hash_token, new_token, token_matches
 from ..serializers import table_body, table_game_json
-from .answers import create_once
+from .commands import Answer, KeyedRequest, create_once
 from .errors import InvalidSeating, TableNotFound, WrongToken
 from .games import (
     GameSetup,
@@ -66,16 +66,15 @@ class TableGameSetup:
     seats: Sequence[int | str]
 
 
-def create_table(
-    setup: TableSetup, *, idempotency_key: str | None = None, fingerprint: str = ""
-) -> tuple[dict[str, Any], bool]:
-    """Create a table; its body with the token (shown to its creator only), and if a replay."""
+def create_table(setup: TableSetup, *, request: KeyedRequest | None = None) -> Answer:
+    """Create a table; its body with the token (shown to its creator only): the first
+    answer again for a key already used."""
 
     def create() -> dict[str, Any]:
         table, token = add_table(setup)
         return {**table_body(table, [], []), "token": token}
 
-    return create_once("tables", idempotency_key, fingerprint, create, chosen_id=setup.made.id)
+    return create_once("tables", request, create, chosen_id=setup.made.id)
 
 
 def add_table(setup: TableSetup) -> tuple[Table, str]:
@@ -200,9 +199,8 @@ def create_game_at_table(
     token: str,
     setup: TableGameSetup,
     *,
-    idempotency_key: str | None = None,
-    fingerprint: str = "",
-) -> tuple[dict[str, Any], bool]:
+    request: KeyedRequest | None = None,
+) -> Answer:
     """Create a game at a table, seating roster players and adding new names to the roster."""
 
     def create() -> dict[str, Any]:
@@ -218,8 +216,7 @@ def create_game_at_table(
 
     return create_once(
         f"tables/{table_id}/games",
-        idempotency_key,
-        fingerprint,
+        request,
         create,
         chosen_id=setup.game.made.id,
     )
@@ -284,9 +281,8 @@ def rematch(
     token: str,
     made: MadeOffline = NOTHING_CHOSEN,
     *,
-    idempotency_key: str | None = None,
-    fingerprint: str = "",
-) -> tuple[dict[str, Any], bool]:
+    request: KeyedRequest | None = None,
+) -> Answer:
     """A new game with the same players, seats, ruleset, options and table; the deal moves on.
 
     Players who left are not in it. Round 1's dealer is the first player
@@ -322,9 +318,7 @@ def rematch(
         touch_table(game.table_id)
         return created_game_body(new, new_token_)
 
-    return create_once(
-        f"games/{game_id}/rematch", idempotency_key, fingerprint, create, chosen_id=made.id
-    )
+    return create_once(f"games/{game_id}/rematch", request, create, chosen_id=made.id)
 
 
 def _first_dealer_id(game: Game) -> int:

@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, IdempotencyKey, Player, Round
+from scorekeeper.models import Game, Player, RequestKey, Round
 
 NAMES = ("Asha", "Bikash", "Chandra", "Dipa")
 KIB = 1024
@@ -87,7 +87,7 @@ def snapshot(app: Flask, tables: Tables) -> dict[str, Any]:
     with app.app_context():
         counts = {
             model.__tablename__: db.session.scalar(sa.select(sa.func.count()).select_from(model))
-            for model in (Game, Player, Round, IdempotencyKey)
+            for model in (Game, Player, Round, RequestKey)
         }
         db.session.remove()
     return {"exports": exports, "counts": counts}

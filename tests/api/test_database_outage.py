@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from flask.testing import FlaskClient
 
 from scorekeeper.app import create_app
-from scorekeeper.domain import games, rounds
+from scorekeeper.domain import games
 from scorekeeper.testing.live_server import free_port
 from tests.conftest import GameClient, worded_errors_only
 
@@ -83,7 +83,7 @@ def test_a_connection_broken_mid_write_is_a_503_and_records_nothing(
     before = table.export_bytes()
     broken = wrapped(Exception("server closed the connection unexpectedly"), invalidated=True)
     with monkeypatch.context() as patched:
-        patched.setattr(rounds, "open_game", raising(broken))
+        patched.setattr(games, "open_game", raising(broken))
         response = table.post_round(table.jhyap_entry(1, (10, 3, 20)))
     assert_unavailable(response)
     assert table.export_bytes() == before

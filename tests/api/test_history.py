@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.domain import rounds
 from scorekeeper.extensions import db
-from scorekeeper.models import IdempotencyKey, Round
+from scorekeeper.models import RequestKey, Round
 from scorekeeper.security import hash_token
 from tests.conftest import GameClient, row_counts
 
@@ -610,7 +610,7 @@ def test_idempotent_retry_replays_the_first_answer_and_records_once(app, client,
     assert table.get()["rounds_played"] == 1
     assert len(client.get(f"{table.url}/rounds").json["rounds"]) == 1
     with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(IdempotencyKey)) == 1
+        assert db.session.scalar(select(func.count()).select_from(RequestKey)) == 1
 
     # The same key with a different body is a 422, and records nothing.
     changed = {"number": 2, **table.jhyap_entry(2, [10, 10, 3])}

@@ -13,10 +13,11 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import scoped_session, sessionmaker
 
 from scorekeeper.domain import storage
+from scorekeeper.domain.commands import KeyedRequest
 from scorekeeper.domain.errors import GameNotFound, WrongToken
 from scorekeeper.domain.games import GameSetup, create_game, read_game
 from scorekeeper.domain.rounds import ReadEntry, correct_round, list_rounds, record_round
-from scorekeeper.models import Base, IdempotencyKey, Round
+from scorekeeper.models import Base, RequestKey, Round
 from scorekeeper.serializers import game_body
 
 
@@ -66,20 +67,23 @@ def jhyap_round(player_ids: list[int], caller: int, *hand_totals: int) -> ReadEn
 
 
 def test_a_game_is_created_played_and_corrected_on_a_given_session(given_database: Any) -> None:
-    body, answered_again = create_game(
-        GameSetup("jhyap", ["Asha", "Bikash", "Chandra"], dealer=0), idempotency_key="k" * 22
+    created = create_game(
+        GameSetup("jhyap", ["Asha", "Bikash", "Chandra"], dealer=0),
+        request=KeyedRequest("k" * 22, {"players": ["Asha", "Bikash", "Chandra"]}),
     )
-    assert not answered_again
+    assert not created.again
+    body = created.body
     game_id, token = body["id"], body["token"]
     ids = [player["id"] for player in body["players"]]
 
     first = record_round(
-        game_id, token, lambda ruleset: jhyap_round(ids, 0, 2, 20, 30), idempotency_key="r1"
+        game_id, token, lambda _: jhyap_round(ids, 0, 2, 20, 30), request=KeyedRequest("r1", {})
     )
     again = record_round(
-        game_id, token, lambda ruleset: jhyap_round(ids, 0, 2, 20, 30), idempotency_key="r1"
+        game_id, token, lambda _: jhyap_round(ids, 0, 2, 20, 30), request=KeyedRequest("r1", {})
     )
-    assert first.number == 1 and again.body == first.body
+    assert first.body["number"] == 1 and not first.again
+    assert again.again and again.body == first.body
     assert scores(game_id) == [0, 20, 30]
 
     correct_round(game_id, token, 1, lambda ruleset: jhyap_round(ids, 1, 10, 3, 12))
@@ -88,11 +92,12 @@ def test_a_game_is_created_played_and_corrected_on_a_given_session(given_databas
 
     counted = given_database()
     assert counted.scalar(select(func.count()).select_from(Round)) == 1
-    assert counted.scalar(select(func.count()).select_from(IdempotencyKey)) == 1
+    kept = counted.scalars(select(RequestKey.scope).order_by(RequestKey.id)).all()
+    assert kept == ["games", f"games/{game_id}/history"]  # the creation, and round 1
 
 
 def test_the_domain_raises_its_own_errors_on_a_given_session(given_database: Any) -> None:
-    body, _ = create_game(GameSetup("jhyap", ["Asha", "Bikash"], dealer=0))
+    body = create_game(GameSetup("jhyap", ["Asha", "Bikash"], dealer=0)).body
     with pytest.raises(WrongToken):
         record_round(body["id"], "not the token", lambda ruleset: ReadEntry({}))
     with pytest.raises(GameNotFound):

@@ -34,7 +34,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.app import create_app
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, IdempotencyKey, Round
+from scorekeeper.models import Game, RequestKey, Round
 from scorekeeper.testing.live_server import LiveServer
 from tests.conftest import LiveServerFactory
 from tests.storage.test_replay import assert_stored_results_replay
@@ -162,9 +162,7 @@ def stored_rounds(storage: Flask, game_id: str) -> tuple[dict[str, Any], list[Ro
             select(Round).where(Round.game_id == game_id).order_by(Round.number)
         ).all()
         keys = db.session.scalar(
-            select(func.count())
-            .select_from(IdempotencyKey)
-            .where(IdempotencyKey.game_id == game_id)
+            select(func.count()).select_from(RequestKey).where(RequestKey.game_id == game_id)
         )
         state = dict(game.state)
         db.session.expunge_all()

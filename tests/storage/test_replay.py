@@ -118,7 +118,7 @@ def test_stored_results_equal_a_replay_of_the_entries(
     rng = random.Random(seed)
     options = {"elimination_limit": 60} if ruleset == "jhyap" else {}
     with app.app_context():
-        created, _ = games.create_game(
+        created = games.create_game(
             games.GameSetup(
                 ruleset=ruleset,
                 players=NAMES[:players],
@@ -126,7 +126,7 @@ def test_stored_results_equal_a_replay_of_the_entries(
                 starter=0 if ruleset == "jhyap" else None,
                 options=options,
             )
-        )
+        ).body
         game_id, token = created["id"], created["token"]
         for _ in range(rounds):
             table = games.read_game(game_id)
