@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -17,6 +17,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from .times import utcnow
+
 # Plain JSON (not JSONB): documents are never queried inside, and JSON keeps the
 # key order, so an answer given again is byte-for-byte the first one.
 JSONDocument = JSON()
@@ -24,11 +26,6 @@ JSONDocument = JSON()
 
 class Base(DeclarativeBase):
     """Declarative base of every model (plain SQLAlchemy: the domain imports no Flask)."""
-
-
-def utcnow() -> datetime:
-    """The current time in UTC."""
-    return datetime.now(UTC)
 
 
 class Table(Base):

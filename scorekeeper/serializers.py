@@ -1,38 +1,39 @@
-"""Games and rounds as the API shows them (documented by the schemas in ``api/schemas.py``).
+"""The API's resources as JSON, built at the edge from the domain's typed results
+(documented by the schemas in ``api/schemas.py``).
 
-The rules engine returns typed results; this module alone turns them into
-JSON. Rounds are stored as :func:`round_json` makes them and exports are
-compared with it after a replay, so its keys, their order and its values
-must not change.
+The domain hands back what it worked out (a game with its rules and state, a round's
+stored result, a table as read); the views choose which of these answers a request, and
+the domain keeps a write's answer with its ``Idempotency-Key``. A history item's own JSON
+is the stored one (``domain/records.py``), shown with the time it was played.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from .rules import (
-    EndResult,
-    GameState,
-    NextRound,
-    PlayerResult,
-    RoundResult,
-    Ruleset,
-    SeatChangeResult,
-    Standing,
-)
+from .domain.records import HistoryItem, standing_json
+from .rules import GameState, Ruleset
 from .rules.state import lists
+from .times import timestamp, utcnow
 
 if TYPE_CHECKING:  # the model's attributes only; serialising needs no database
-    from .models import Game, Table
+    from .domain.games import BoundGame, MadeGame
+    from .domain.history import GameHistory
+    from .domain.rounds import CorrectedRound, ScoredRound
+    from .domain.seats import ChangedSeats
+    from .domain.table_history import TableHistory
+    from .domain.tables import GameAtTable, MadeTable, TableView
+    from .models import Game
+
+GAME_EXPORT_FORMAT = "scorekeeper.game"
+TABLE_EXPORT_FORMAT = "scorekeeper.table"
+EXPORT_VERSION = 1
+"""The version of both exports' format (api.md, "History" and "Export and import a table")."""
 
 
-def timestamp(moment: datetime) -> str:
-    """RFC 3339 in UTC, to the second."""
-    if moment.tzinfo is not None and moment.utcoffset():  # SQLite's are naive, in UTC
-        moment = moment.astimezone(UTC)
-    return moment.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
+def bound_game_body(bound: BoundGame) -> dict[str, Any]:
+    """The Game resource of a game with its rules and state."""
+    return game_body(bound.game, bound.rules, bound.state)
 
 
 def game_body(game: Game, rules: Ruleset[Any, Any], state: GameState) -> dict[str, Any]:
@@ -79,99 +80,75 @@ def player_json(
     }
 
 
-def round_body(result: dict[str, Any], created_at: datetime) -> dict[str, Any]:
-    """The Round resource: the stored result and when it was recorded."""
-    return {**result, "created_at": timestamp(created_at)}
+def created_game(made: MadeGame) -> dict[str, Any]:
+    """A new game's answer: the Game with its token, shown to its creator only."""
+    return {**bound_game_body(made.bound), "token": made.token}
 
 
-def round_json(result: RoundResult) -> dict[str, Any]:
-    """A scored round as stored and shown: the Round resource without ``created_at``.
+def round_body(item: HistoryItem) -> dict[str, Any]:
+    """A history item's resource (a Round, a seat change or the end): as stored, with when it
+    was played."""
+    return {**item.result, "created_at": timestamp(item.played_at)}
 
-    The ruleset's own fields (those its result class adds) come after the starter.
-    """
-    head = {"number": result.number, "dealer": result.dealer, "starter": result.starter}
+
+def scored_round(scored: ScoredRound) -> dict[str, Any]:
+    """A recorded round's answer, or a dry run's (the round as it would be scored)."""
+    if scored.dry_run:
+        return {**scored.item.result, "dry_run": True}
+    return round_body(scored.item)
+
+
+def corrected_round(corrected: CorrectedRound) -> dict[str, Any]:
+    """A corrected round's answer; a dry run's says what the correction would change."""
+    rescored = corrected.rescored
+    if rescored is None:
+        return round_body(corrected.item)
     return {
-        **head,
-        **own_fields(result, RoundResult),
-        "results": [player_result_json(row) for row in result.results],
-        "game": standing_json(result.standing),
+        **corrected.item.result,
+        "dry_run": True,
+        "rescored": {
+            "rounds": rescored.rounds,
+            "changed": rescored.changed,
+            "game": {
+                **bound_game_body(rescored.game),
+                "history_revision": rescored.history_revision,
+            },
+        },
     }
 
 
-def own_fields(value: Any, base: type) -> dict[str, Any]:
-    """The fields a ruleset's result class adds to ``base``, in order, as JSON.
-
-    A field's ``metadata["json"]`` names it in JSON when its own name cannot (``pass``).
-    """
-    shared = {field.name for field in dataclasses.fields(base)}
+def changed_seats(changed: ChangedSeats) -> dict[str, Any]:
+    """A seat change's answer as kept with its key: its number and the Game after it."""
+    game = bound_game_body(changed.game)
     return {
-        field.metadata.get("json", field.name): lists(getattr(value, field.name))
-        for field in dataclasses.fields(value)
-        if field.name not in shared
+        "number": changed.number,
+        "game": {**game, "dry_run": True} if changed.dry_run else game,
     }
 
 
-def end_json(result: EndResult) -> dict[str, Any]:
-    """The end of a game by hand as stored and shown in the history, and the game after."""
-    return {"number": result.number, "end": True, "game": standing_json(result.standing)}
-
-
-def seat_change_json(result: SeatChangeResult) -> dict[str, Any]:
-    """A seat change as stored and shown in the history: a join or a leave, and the game after."""
-    change: dict[str, Any]
-    if result.kind == "join":
-        change = {
-            "join": {
-                "player": result.player,
-                "name": result.name,
-                "after": result.after,
-                "score": result.score,
-            }
-        }
-    else:
-        change = {"leave": {"player": result.player}}
+def game_export(history: GameHistory) -> dict[str, Any]:
+    """A game's export: the Game with its setup, and every item with its accepted entry."""
     return {
-        "number": result.number,
-        "seat_change": change,
-        "game": standing_json(result.standing),
+        "format": GAME_EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": timestamp(utcnow()),
+        **_game_history(history),
     }
 
 
-def player_result_json(row: PlayerResult) -> dict[str, Any]:
-    """One player's line of a round, the ruleset's own fields after the player's id."""
+def _game_history(history: GameHistory) -> dict[str, Any]:
+    """A game's export without its head: as a table's export holds each game."""
+    game = history.game.game
     return {
-        "player": row.player,
-        **own_fields(row, PlayerResult),
-        "points": row.points,
-        "score_before": row.score_before,
-        "score_after": row.score_after,
-        "halved": row.halved,
-        "eliminated": row.eliminated,
+        "game": {
+            **bound_game_body(history.game),
+            "setup": {"dealer": game.first_dealer, "starter": game.first_starter},
+        },
+        "rounds": [
+            {"number": item.number, "entry": item.entry, "round": round_body(item.item)}
+            for item in history.items
+        ],
     }
-
-
-def standing_json(standing: Standing) -> dict[str, Any]:
-    """The game's status, next round and winners, as a round's ``game`` shows them."""
-    return {
-        "status": standing.status,
-        "next_round": next_round_json(standing.next_round) if standing.next_round else None,
-        "winners": list(standing.winners),
-    }
-
-
-def next_round_json(next_round: NextRound) -> dict[str, Any]:
-    """The coming round: number, dealer and starter, then what the ruleset says of it."""
-    head = {
-        "number": next_round.number,
-        "dealer": next_round.dealer,
-        "starter": next_round.starter,
-    }
-    more = {
-        field.metadata.get("json", field.name): getattr(next_round, field.name)
-        for field in dataclasses.fields(next_round)
-        if field.name not in head
-    }
-    return {**head, **{name: value for name, value in more.items() if value is not None}}
 
 
 def player_extra_json(state: GameState, seat: int) -> dict[str, Any]:
@@ -179,34 +156,65 @@ def player_extra_json(state: GameState, seat: int) -> dict[str, Any]:
     return {name: lists(value) for name, value in state.player_fields(seat).items()}
 
 
-def table_body(
-    table: Table, games: list[dict[str, Any]], standings: list[dict[str, Any]]
-) -> dict[str, Any]:
+def table_body(table: TableView) -> dict[str, Any]:
     """The Table resource: roster, games (newest first) and standings."""
     return {
-        "id": table.id,
-        "name": table.name,
-        "players": [{"id": player.id, "name": player.name} for player in table.roster],
-        "games": games,
-        "standings": standings,
+        **_table_head(table),
+        "games": [table_game_json(game) for game in table.games],
+        "standings": table.standings,
         "created_at": timestamp(table.created_at),
         "updated_at": timestamp(table.updated_at),
     }
 
 
-def table_game_json(game: Any, seats: list[Any]) -> dict[str, Any]:
-    """A game in a table's list: ``seats`` are its player rows (roster id, won) in seat order.
+def _table_head(table: TableView) -> dict[str, Any]:
+    """A table's id, name and roster."""
+    return {
+        "id": table.id,
+        "name": table.name,
+        "players": [{"id": player_id, "name": name} for player_id, name in table.roster],
+    }
 
-    A finished game always has a winner, so the winners tell its status.
-    """
-    winners = [seat.roster_id for seat in seats if seat.won]
+
+def created_table(made: MadeTable) -> dict[str, Any]:
+    """A new table's answer: the Table with its token, shown to its creator only."""
+    return {**table_body(made.table), "token": made.token}
+
+
+def table_game_json(game: GameAtTable) -> dict[str, Any]:
+    """A game in a table's list. A finished game always has a winner, so the winners tell its
+    status."""
     return {
         "id": game.id,
         "ruleset": game.ruleset,
         "name": game.name,
-        "status": "finished" if winners else "in_progress",
-        "players": [seat.roster_id for seat in seats],
-        "winners": winners,
+        "status": "finished" if game.winners else "in_progress",
+        "players": game.players,
+        "winners": game.winners,
         "created_at": timestamp(game.created_at),
         "updated_at": timestamp(game.updated_at),
+    }
+
+
+def table_export(history: TableHistory) -> dict[str, Any]:
+    """A table's export: the table with its roster, and every game's export, oldest first."""
+    table = history.table
+    return {
+        "format": TABLE_EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": timestamp(utcnow()),
+        "table": {
+            **_table_head(table),
+            "created_at": timestamp(table.created_at),
+            "updated_at": timestamp(table.updated_at),
+        },
+        "games": [
+            {
+                "format": GAME_EXPORT_FORMAT,
+                "version": EXPORT_VERSION,
+                "exported_at": timestamp(utcnow()),
+                **_game_history(game),
+            }
+            for game in history.games
+        ],
     }

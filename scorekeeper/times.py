@@ -1,5 +1,5 @@
-"""Times as the API reads them: RFC 3339 date-times with a zone, exactly (``T`` and ``Z`` in
-either case), in UTC."""
+"""Times as the API reads and writes them: RFC 3339 date-times with a zone, exactly (``T``
+and ``Z`` in either case), in UTC."""
 
 from __future__ import annotations
 
@@ -27,3 +27,15 @@ def parse_time(text: object) -> datetime | None:
 def in_utc(moment: datetime) -> datetime:
     """A stored time, aware and in UTC (SQLite's come back naive, in UTC)."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def timestamp(moment: datetime) -> str:
+    """RFC 3339 in UTC, to the second."""
+    if moment.tzinfo is not None and moment.utcoffset():  # SQLite's are naive, in UTC
+        moment = moment.astimezone(UTC)
+    return moment.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
+
+
+def utcnow() -> datetime:
+    """The current time in UTC."""
+    return datetime.now(UTC)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.domain.games import MAX_HISTORY_ITEMS
+from scorekeeper.domain.records import round_json
 from scorekeeper.rules import Player, get_ruleset
-from scorekeeper.serializers import round_json
 
 PLAYERS = [(1, "Asha"), (2, "Bikash"), (3, "Chandra")]
 

@@ -6,8 +6,9 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
+from scorekeeper.domain.records import seat_change_json
 from scorekeeper.rules import Jhyap, Player, Ruleset, TwentyTwo
-from scorekeeper.serializers import game_body, seat_change_json
+from scorekeeper.serializers import game_body
 
 ASHA, BIKRAM, CHANDRA = Player(11, "Asha"), Player(22, "Bikram"), Player(33, "Chandra")
 DEV = Player(77, "Dev")

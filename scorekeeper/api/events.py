@@ -21,6 +21,7 @@ from ..changes import ENDED, Key, Kind, Update, change_feed
 from ..domain import games, tables
 from ..domain.errors import GameNotFound, TableNotFound
 from ..extensions import db
+from .table_views import table_answer
 from .views import blp, game_answer
 
 RETRY_MILLISECONDS = 3_000
@@ -53,7 +54,7 @@ VERSIONS: dict[Kind, Callable[[str], int]] = {
 }
 READS: dict[Kind, Callable[[str], tuple[dict[str, Any], int]]] = {
     "game": game_answer,
-    "table": tables.read_table,
+    "table": table_answer,
 }
 DELETED = b"event: deleted\ndata: {}\n\n"
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, url_for
 
+from .. import serializers
 from ..domain import history, table_history, tables
 from ..domain.made_offline import MadeOffline
 from . import links
@@ -42,7 +45,7 @@ from .views import (
 def create_table(setup: tables.TableSetup) -> Response:
     """Create a table of friends."""
     keyed = keyed_request(creating=True)
-    body = tables.create_table(setup, request=keyed).body
+    body = tables.create_table(setup, answer=serializers.created_table, request=keyed).body
     return created(body, url_for("api.get_table", table_id=body["id"]))
 
 
@@ -53,8 +56,14 @@ def get_table(table_id: str) -> Response:
     """Read a table: its roster, games and standings."""
     return with_etag(
         lambda: str(tables.table_version(table_id)),
-        lambda: tables.read_table(table_id),
+        lambda: table_answer(table_id),
     )
+
+
+def table_answer(table_id: str) -> tuple[dict[str, Any], int]:
+    """The Table and its version."""
+    table = tables.read_table(table_id)
+    return serializers.table_body(table), table.version
 
 
 @blp.route("/tables/<tableid:table_id>", methods=["PATCH"])
@@ -65,7 +74,9 @@ def get_table(table_id: str) -> Response:
 @blp.doc(security=BEARER)
 def change_table(change: tables.TableChange, table_id: str) -> Response:
     """Rename the table or its roster players, or add roster players."""
-    return answer(tables.change_table(table_id, bearer_token("table"), change))
+    return answer(
+        serializers.table_body(tables.change_table(table_id, bearer_token("table"), change))
+    )
 
 
 @blp.route("/tables/<tableid:table_id>", methods=["DELETE"])
@@ -89,7 +100,9 @@ def delete_table(table_id: str) -> Response:
 def create_game_at_table(setup: tables.TableGameSetup, table_id: str) -> Response:
     """Create a game at the table, from roster players or new names."""
     keyed = keyed_request(creating=True)
-    body = tables.create_game_at_table(table_id, bearer_token("table"), setup, request=keyed).body
+    body = tables.create_game_at_table(
+        table_id, bearer_token("table"), setup, answer=serializers.created_game, request=keyed
+    ).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
@@ -105,7 +118,7 @@ def import_game_at_table(exported: history.ExportedGame, table_id: str) -> Respo
     """Create a game at the table by replaying an export of one game."""
     keyed = keyed_request(creating=True)
     body = table_history.import_game_at_table(
-        table_id, bearer_token("table"), exported, request=keyed
+        table_id, bearer_token("table"), exported, answer=serializers.created_game, request=keyed
     ).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
@@ -122,7 +135,9 @@ def import_game_at_table(exported: history.ExportedGame, table_id: str) -> Respo
 def rematch(made: MadeOffline, game_id: str) -> Response:
     """Start a new game with the same players, seats, options and table."""
     keyed = keyed_request(creating=True)
-    body = tables.rematch(game_id, bearer_token(), made, request=keyed).body
+    body = tables.rematch(
+        game_id, bearer_token(), made, answer=serializers.created_game, request=keyed
+    ).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
@@ -131,7 +146,7 @@ def rematch(made: MadeOffline, game_id: str) -> Response:
 @blp.doc(responses={200: {"links": links.EXPORTED_TABLE}})
 def export_table(table_id: str) -> Response:
     """Export the table: its roster and every game."""
-    response = answer(table_history.export_table(table_id))
+    response = answer(table_history.export_table(table_id, answer=serializers.table_export))
     response.headers["Content-Disposition"] = (
         f'attachment; filename="scorekeeper-table-{table_id}.json"'
     )
@@ -147,5 +162,7 @@ def export_table(table_id: str) -> Response:
 def import_table(exported: table_history.ExportedTable) -> Response:
     """Create a table by replaying an export of one."""
     keyed = keyed_request(creating=True)
-    body = table_history.import_table(exported, request=keyed).body
+    body = table_history.import_table(
+        exported, answer=serializers.created_table, request=keyed
+    ).body
     return created(body, url_for("api.get_table", table_id=body["id"]))

@@ -8,13 +8,13 @@ from typing import Any
 
 from flask import Response, jsonify, request, url_for
 
+from .. import serializers
 from ..domain import games, history, rounds, seats
 from ..domain.commands import KeyedRequest
 from ..domain.storage import check_database
 from ..errors import BadRequest
 from ..rules import RULESETS
 from ..rules.words import Message
-from ..serializers import game_body
 from . import links
 from .auth import bearer_token, token_first
 from .body import Blueprint, json_body, parse_json_body
@@ -183,7 +183,7 @@ def with_etag(
 def create_game(setup: games.GameSetup) -> Response:
     """Create a game."""
     keyed = keyed_request(creating=True)
-    body = games.create_game(setup, request=keyed).body
+    body = games.create_game(setup, answer=serializers.created_game, request=keyed).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 
@@ -198,7 +198,7 @@ def get_game(game_id: str) -> Response:
 def game_answer(game_id: str) -> tuple[dict[str, Any], int]:
     """The Game and its version."""
     bound = games.read_game(game_id)
-    return game_body(bound.game, bound.rules, bound.state), bound.game.version
+    return serializers.bound_game_body(bound), bound.game.version
 
 
 @blp.route("/games/<gameid:game_id>", methods=["PATCH"])
@@ -210,7 +210,7 @@ def game_answer(game_id: str) -> tuple[dict[str, Any], int]:
 def rename_game(change: games.GameChange, game_id: str) -> Response:
     """Rename the game or its players, or end the game."""
     bound = games.rename_game(game_id, bearer_token(), change)
-    return answer(game_body(bound.game, bound.rules, bound.state))
+    return answer(serializers.bound_game_body(bound))
 
 
 @blp.route("/games/<gameid:game_id>", methods=["DELETE"])
@@ -247,7 +247,14 @@ def delete_game(game_id: str) -> Response:
 def record_round(read_entry: rounds.EntryReader, query: dict[str, Any], game_id: str) -> Response:
     """Record the next round."""
     token, keyed, dry_run = bearer_token(), keyed_request(), query["dry_run"]
-    recorded = rounds.record_round(game_id, token, read_entry, request=keyed, dry_run=dry_run)
+    recorded = rounds.record_round(
+        game_id,
+        token,
+        read_entry,
+        answer=serializers.scored_round,
+        request=keyed,
+        dry_run=dry_run,
+    )
     if dry_run:
         return answer(recorded.body)
     location = url_for("api.get_round", game_id=game_id, number=recorded.body["number"])
@@ -266,14 +273,15 @@ def record_round(read_entry: rounds.EntryReader, query: dict[str, Any], game_id:
 )
 def list_rounds(query: dict[str, Any], game_id: str) -> Response:
     """List the game's history: its rounds and seat changes, in number order."""
-    return answer({"rounds": rounds.list_rounds(game_id, after=query["after"])})
+    items = rounds.list_rounds(game_id, after=query["after"])
+    return answer({"rounds": [serializers.round_body(item) for item in items]})
 
 
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["GET"])
 @blp.response(200, HISTORY_ITEM)
 def get_round(game_id: str, number: int) -> Response:
     """Read one round or seat change."""
-    return answer(rounds.get_round(game_id, number))
+    return answer(serializers.round_body(rounds.get_round(game_id, number)))
 
 
 @blp.route("/games/<gameid:game_id>/rounds/<int:number>", methods=["PUT"])
@@ -289,7 +297,12 @@ def correct_round(
 ) -> Response:
     """Correct a round and score every later round again."""
     corrected = rounds.correct_round(
-        game_id, bearer_token(), number, read_entry, dry_run=query["dry_run"]
+        game_id,
+        bearer_token(),
+        number,
+        read_entry,
+        answer=serializers.corrected_round,
+        dry_run=query["dry_run"],
     )
     return answer(corrected)
 
@@ -327,6 +340,7 @@ def change_seats(change: seats.SeatChange, query: dict[str, Any], game_id: str) 
         bearer_token(),
         change,
         {name: value for name, value in json_body().items() if name not in ("number", "played_at")},
+        answer=serializers.changed_seats,
         request=keyed,
         dry_run=dry_run,
     ).body
@@ -344,7 +358,7 @@ def change_seats(change: seats.SeatChange, query: dict[str, Any], game_id: str) 
 @blp.doc(responses={200: {"links": links.EXPORTED_GAME}})
 def export_game(game_id: str) -> Response:
     """Export the whole game as JSON."""
-    response = answer(history.export_game(game_id))
+    response = answer(history.export_game(game_id, answer=serializers.game_export))
     response.headers["Content-Disposition"] = f'attachment; filename="scorekeeper-{game_id}.json"'
     return response
 
@@ -358,7 +372,7 @@ def export_game(game_id: str) -> Response:
 def import_game(exported: history.ExportedGame) -> Response:
     """Create a game by replaying an export."""
     keyed = keyed_request(creating=True)
-    body = history.import_game(exported, request=keyed).body
+    body = history.import_game(exported, answer=serializers.created_game, request=keyed).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 
 

@@ -23,6 +23,10 @@ from .made_offline import hold_id, id_taken, id_taken_error
 from .storage import session, writing
 
 Opened = TypeVar("Opened")
+Result = TypeVar("Result")
+
+Render = Callable[[Result], dict[str, Any]]
+"""How the edge answers a write's typed result: its JSON body, which is kept with its key."""
 
 IN_PROGRESS = "This request is being answered for another copy of it; try again in a moment."
 
@@ -56,7 +60,8 @@ def run_once(
     scope: str,
     request: KeyedRequest | None,
     opening: Callable[[], Opened],
-    run: Callable[[Opened], dict[str, Any]],
+    run: Callable[[Opened], Result],
+    answer: Render[Result],
     *,
     game_id: str | None = None,
     chosen_id: str | None = None,
@@ -67,9 +72,10 @@ def run_once(
 
     ``opening`` locks and checks what the write needs (a game and its token) before the key is
     looked up, so a resend without the right token is refused like any other request; ``run``
-    applies the rules, appends and brings the stored state up to date, and builds the answer,
-    which commits with it. Keys are kept per ``scope``; a ``game_id`` deletes its game's keys
-    with the game. ``chosen_id`` is the id a phone chose for what a creation makes: a copy
+    applies the rules, appends and brings the stored state up to date, and returns its typed
+    result; ``answer`` (the edge's) turns that into the body, which commits with the write.
+    Keys are kept per ``scope``; a ``game_id`` deletes its game's keys with the game.
+    ``chosen_id`` is the id a phone chose for what a creation makes: a copy
     sent at the same moment waits for the lock, then finds the key, so a resend of a creation
     that succeeded is answered, not refused. ``in_progress`` is the refusal when another copy
     wrote first, past the lock.
@@ -82,7 +88,7 @@ def run_once(
                 kept = _kept_answer(scope, request)
                 if kept is not None:
                     return Answer(kept, again=True)
-            body = run(opened)
+            body = answer(run(opened))
             if request is not None and not dry_run:
                 session().add(
                     RequestKey(
@@ -104,12 +110,13 @@ def run_once(
 def create_once(
     scope: str,
     request: KeyedRequest | None,
-    create: Callable[[], dict[str, Any]],
+    create: Callable[[], Result],
+    answer: Render[Result],
     *,
     chosen_id: str | None = None,
 ) -> Answer:
     """Run a creation that needs nothing locked first (a new table, game or import) once."""
-    return run_once(scope, request, _nothing, lambda _: create(), chosen_id=chosen_id)
+    return run_once(scope, request, _nothing, lambda _: create(), answer, chosen_id=chosen_id)
 
 
 def _nothing() -> None:

@@ -16,11 +16,19 @@ from ..rules import GameState, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
 from ..rules.words import Message
 from ..security import hash_token, new_token, token_matches
-from ..serializers import end_json, game_body, timestamp
-from ..times import in_utc
-from .commands import IN_PROGRESS, Answer, KeyedRequest, create_once, run_once
+from ..times import in_utc, timestamp
+from .commands import (
+    IN_PROGRESS,
+    Answer,
+    KeyedRequest,
+    Render,
+    Result,
+    create_once,
+    run_once,
+)
 from .errors import GameFull, GameNotFound, InvalidChange, PlayedAtOutOfRange, WrongToken
 from .made_offline import CLOCK_AHEAD, NOTHING_CHOSEN, MadeOffline, claim_id, creation_time
+from .records import end_json
 from .storage import changed, find_game, session, stored_version, touch_table, writing
 
 
@@ -94,22 +102,36 @@ class BoundGame:
         keep_figures(self.game, self.rules, state)
         touch_table(self.game.table_id)
 
-    def end(self) -> None:
-        """The table ends the game by hand: an item of its history, the winners worked out."""
-        ended = self.rules.end(self.state)
+    def append(
+        self,
+        number: int,
+        entry: Mapping[str, Any],
+        result: dict[str, Any],
+        state: GameState,
+        *,
+        played_at: datetime | None = None,
+        rules: Ruleset | None = None,
+    ) -> None:
+        """Add an item to the game's history (``result`` as ``records`` stores it), played at
+        ``played_at`` (else now), and keep the state it leaves as the running state."""
         now = utcnow()
         session().add(
             Round(
                 game_id=self.game.id,
-                number=ended.result.number,
-                entry=dict(END_ENTRY),
-                result=end_json(ended.result),
-                state_after=ended.state.to_dict(),
-                created_at=now,
+                number=number,
+                entry=dict(entry),
+                result=result,
+                state_after=state.to_dict(),
+                created_at=played_at or now,
                 updated_at=now,
             )
         )
-        self.keep_state(ended.state)
+        self.keep_state(state, rules)
+
+    def end(self) -> None:
+        """The table ends the game by hand: an item of its history, the winners worked out."""
+        ended = self.rules.end(self.state)
+        self.append(ended.result.number, END_ENTRY, end_json(ended.result), ended.state)
 
 
 MAX_HISTORY_ITEMS = 10_000
@@ -243,19 +265,21 @@ def add_to_history(
     game_id: str,
     token: str,
     request: KeyedRequest | None,
-    add: Callable[[BoundGame], dict[str, Any]],
+    add: Callable[[BoundGame], Result],
+    answer: Render[Result],
     *,
     dry_run: bool = False,
     in_progress: str = IN_PROGRESS,
 ) -> Answer:
-    """Add a round or seat change to a game's history (``add`` scores and stores it, and builds
-    the answer), once per key: the game is locked and its token checked, then the key looked
-    up. A game's rounds and seat changes share one space of keys, deleted with the game."""
+    """Add a round or seat change to a game's history (``add`` scores and stores it), once per
+    key: the game is locked and its token checked, then the key looked up. A game's rounds and
+    seat changes share one space of keys, deleted with the game."""
     return run_once(
         f"games/{game_id}/history",
         request,
         lambda: open_game(game_id, token),
         add,
+        answer,
         game_id=game_id,
         dry_run=dry_run,
         in_progress=in_progress,
@@ -286,20 +310,21 @@ def _opens(game_token_hash: str, table_id: str | None, token: str) -> bool:
     return table_hash is not None and token_matches(token, table_hash)
 
 
-def create_game(setup: GameSetup, *, request: KeyedRequest | None = None) -> Answer:
-    """Create a game (once per ``Idempotency-Key``); its answer, token included
-    (the first answer again for a key already used)."""
+@dataclass(frozen=True)
+class MadeGame:
+    """A new game, and its token (shown to its creator only)."""
+
+    bound: BoundGame
+    token: str
+
+
+def create_game(
+    setup: GameSetup, *, answer: Render[MadeGame], request: KeyedRequest | None = None
+) -> Answer:
+    """Create a game (once per ``Idempotency-Key``): the first answer again for a key used."""
     return create_once(
-        "games",
-        request,
-        lambda: created_game_body(*add_game(setup)),
-        chosen_id=setup.made.id,
+        "games", request, lambda: MadeGame(*add_game(setup)), answer, chosen_id=setup.made.id
     )
-
-
-def created_game_body(bound: BoundGame, token: str) -> dict[str, Any]:
-    """A new game's answer: the Game with its token, shown to its creator only."""
-    return {**game_body(bound.game, bound.rules, bound.state), "token": token}
 
 
 def add_game(

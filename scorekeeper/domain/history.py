@@ -14,35 +14,25 @@ from ..rules import RULESETS, GameState, RuleError, Ruleset, get_ruleset
 from ..rules import Player as SeatedPlayer
 from ..rules.base import ID_FIELDS as SHARED_ID_FIELDS
 from ..rules.words import Message, in_context
-from ..serializers import (
-    end_json,
-    game_body,
-    round_body,
-    round_json,
-    seat_change_json,
-    standing_json,
-    timestamp,
-)
 from ..times import parse_time
-from .commands import Answer, KeyedRequest, create_once
+from .commands import Answer, KeyedRequest, Render, create_once
 from .errors import InvalidImport
 from .games import (
     MAX_HISTORY_ITEMS,
     BoundGame,
     GameSetup,
+    MadeGame,
     add_game,
-    created_game_body,
     find_game,
     is_end,
     keep_figures,
     state_of,
 )
 from .giving_way import give_way
+from .records import HistoryItem, end_json, round_json, seat_change_json, standing_json
 from .seats import is_seat_change
 from .storage import reading_one_snapshot, session
 
-EXPORT_FORMAT = "scorekeeper.game"
-EXPORT_VERSION = 1
 ID_FIELDS = SHARED_ID_FIELDS.union(*(rules.id_fields for rules in RULESETS.values()))
 """The fields of a stored history item whose values are player ids, in any ruleset."""
 GAME_FIELD_WORDS = {
@@ -57,41 +47,46 @@ PLAYER_FIELD_WORDS = {
 }
 
 
-def export_game(game_id: str) -> dict[str, Any]:
-    """The whole game: the Game with its setup, and every round with its accepted entry."""
+@dataclass(frozen=True)
+class ExportedItem:
+    """An item of a game's history as its export shows it: the entry accepted, and the item."""
+
+    number: int
+    entry: Mapping[str, Any]
+    item: HistoryItem
+
+
+@dataclass(frozen=True)
+class GameHistory:
+    """A game with its setup and every item of its history, as one snapshot shows them."""
+
+    game: BoundGame
+    items: list[ExportedItem]
+
+
+def export_game(game_id: str, *, answer: Render[GameHistory]) -> dict[str, Any]:
+    """The whole game: the Game with its setup, and every round with its accepted entry, as
+    ``answer`` writes it in the snapshot it was read in."""
     with reading_one_snapshot():
-        return game_export(game_id)
+        return answer(game_history(game_id))
 
 
-def game_export(game_id: str) -> dict[str, Any]:
-    """A game's export, read in the unit of work under way."""
+def game_history(game_id: str) -> GameHistory:
+    """A game's whole history, read in the unit of work under way."""
     bound = BoundGame.of(find_game(game_id))
     # The columns an export shows, not whole rows: each round's running state is not one.
-    rounds = (
-        session()
-        .execute(
-            select(Round.number, Round.entry, Round.result, Round.created_at)
-            .where(Round.game_id == game_id)
-            .order_by(Round.number)
-        )
-        .all()
+    rounds = session().execute(
+        select(Round.number, Round.entry, Round.result, Round.created_at)
+        .where(Round.game_id == game_id)
+        .order_by(Round.number)
     )
-    game = game_body(bound.game, bound.rules, bound.state)
-    game["setup"] = {"dealer": bound.game.first_dealer, "starter": bound.game.first_starter}
-    return {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "exported_at": timestamp(utcnow()),
-        "game": game,
-        "rounds": [
-            {
-                "number": round_.number,
-                "entry": round_.entry,
-                "round": round_body(round_.result, round_.created_at),
-            }
-            for round_ in rounds
+    return GameHistory(
+        bound,
+        [
+            ExportedItem(row.number, row.entry, HistoryItem(row.result, row.created_at))
+            for row in rounds
         ],
-    }
+    )
 
 
 @dataclass(frozen=True)
@@ -141,7 +136,9 @@ class _Replayed:
     """For a join, the player who sat down (export ids)."""
 
 
-def import_game(exported: ExportedGame, *, request: KeyedRequest | None = None) -> Answer:
+def import_game(
+    exported: ExportedGame, *, answer: Render[MadeGame], request: KeyedRequest | None = None
+) -> Answer:
     """Create a new game by replaying an export (once per ``Idempotency-Key``); refuse it,
     creating nothing, if anything differs. Its answer (the first again, for a key
     already used).
@@ -153,7 +150,8 @@ def import_game(exported: ExportedGame, *, request: KeyedRequest | None = None) 
     return create_once(
         "games/import",
         request,
-        lambda: created_game_body(*add_replayed(checked)),
+        lambda: MadeGame(*add_replayed(checked)),
+        answer,
     )
 
 

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from ..models import Game, Table, utcnow
 from ..rules.words import Message
 from ..security import new_public_id
-from ..serializers import timestamp
+from ..times import timestamp
 from .errors import CreatedAtOutOfRange, IdTaken
 from .storage import dialect, session
 

@@ -13,8 +13,7 @@ from sqlalchemy import select, update
 from ..models import Round, utcnow
 from ..rules import GameState, RoundConflict, RuleError, Ruleset
 from ..rules.words import Message, in_context
-from ..serializers import end_json, game_body, round_body, round_json, seat_change_json
-from .commands import Answer, KeyedRequest
+from .commands import Answer, KeyedRequest, Render
 from .errors import (
     GameOver,
     NotARound,
@@ -35,6 +34,7 @@ from .games import (
     when_played,
 )
 from .giving_way import ITEMS_BETWEEN_TURNS, give_way
+from .records import HistoryItem, end_json, round_json, seat_change_json
 from .seats import is_seat_change, joined_player, replay_seat_change
 from .storage import reading_one_snapshot, rescore_items, rescored_item, session, writing
 
@@ -56,18 +56,47 @@ EntryReader = Callable[[str], ReadEntry]
 """Reads a round's body for a game of the ruleset it is given (the game says which)."""
 
 
+@dataclass(frozen=True)
+class ScoredRound:
+    """The next round, scored: recorded, or as it would be on a dry run."""
+
+    item: HistoryItem
+    dry_run: bool = False
+
+
+@dataclass(frozen=True)
+class Rescored:
+    """What a correction's dry run would change: the items it replays, the later rounds whose
+    results change, and the game after, with the history revision it would take."""
+
+    rounds: int
+    changed: list[int]
+    game: BoundGame
+    history_revision: int
+
+
+@dataclass(frozen=True)
+class CorrectedRound:
+    """A round corrected; on a dry run, with what the correction would change."""
+
+    item: HistoryItem
+    rescored: Rescored | None = None
+    """Only on a dry run."""
+
+
 def record_round(
     game_id: str,
     token: str,
     read_entry: EntryReader,
     *,
+    answer: Render[ScoredRound],
     request: KeyedRequest | None = None,
     dry_run: bool = False,
 ) -> Answer:
-    """Score and store the next round (its Round body); with a key already used, the first
-    answer again. ``read_entry`` reads the round for the game's ruleset."""
+    """Score and store the next round; with a key already used, the first answer again.
+    ``read_entry`` reads the round for the game's ruleset."""
 
-    def record(bound: BoundGame) -> dict[str, Any]:
+    def record(bound: BoundGame) -> ScoredRound:
         read = read_entry(bound.rules.name)
         return _play_next(bound, read.entry, read.number, read.played_at, dry_run)
 
@@ -76,6 +105,7 @@ def record_round(
         token,
         request,
         record,
+        answer,
         dry_run=dry_run,
         in_progress="This round is being recorded by another request; try again in a moment.",
     )
@@ -87,9 +117,8 @@ def _play_next(
     number: int | None,
     played_at: datetime | None,
     dry_run: bool,
-) -> dict[str, Any]:
-    """Score the next round from ``entry`` and, unless a dry run, store it with the new state;
-    the Round body."""
+) -> ScoredRound:
+    """Score the next round from ``entry`` and, unless a dry run, store it with the new state."""
     expected = bound.state.last_number + 1
     # A number already taken is said first, also when the round that took it ended the game:
     # the phone then shows the two rounds side by side instead of only "the game is over".
@@ -110,24 +139,13 @@ def _play_next(
     result = round_json(outcome.result)
     played = when_played(bound, played_at)
     if dry_run:
-        return {**result, "dry_run": True}
-    session().add(
-        Round(
-            game_id=bound.game.id,
-            number=expected,
-            entry=dict(entry),
-            result=result,
-            state_after=outcome.state.to_dict(),
-            created_at=played,
-            updated_at=utcnow(),
-        )
-    )
-    bound.keep_state(outcome.state)
-    return round_body(result, played)
+        return ScoredRound(HistoryItem(result, played), dry_run=True)
+    bound.append(expected, entry, result, outcome.state, played_at=played)
+    return ScoredRound(HistoryItem(result, played))
 
 
-def get_round(game_id: str, number: int) -> dict[str, Any]:
-    """One recorded round's body."""
+def get_round(game_id: str, number: int) -> HistoryItem:
+    """One item of the game's history: a round, a seat change or the end."""
     round_ = None
     if 1 <= number <= MAX_ROUND_NUMBER:
         round_ = (
@@ -140,18 +158,18 @@ def get_round(game_id: str, number: int) -> dict[str, Any]:
         raise RoundNotFound(
             Message("Round {number} has not been played in this game.", number=number)
         )
-    return round_body(round_.result, round_.created_at)
+    return HistoryItem(round_.result, round_.created_at)
 
 
-def list_rounds(game_id: str, after: int = 0) -> list[dict[str, Any]]:
-    """The body of every history item numbered above ``after``, in order."""
+def list_rounds(game_id: str, after: int = 0) -> list[HistoryItem]:
+    """Every item of the game's history numbered above ``after``, in order."""
     read_game(game_id)
     if after >= MAX_ROUND_NUMBER:
         return []  # no item is numbered above the largest number that can be stored
     rounds = session().scalars(
         select(Round).where(Round.game_id == game_id, Round.number > after).order_by(Round.number)
     )
-    return [round_body(round_.result, round_.created_at) for round_ in rounds]
+    return [HistoryItem(round_.result, round_.created_at) for round_ in rounds]
 
 
 CORRECTION_ATTEMPTS = 3
@@ -170,9 +188,9 @@ class _Correction:
     rows: list[dict[str, Any]]
     """The items whose result or running state it changes, the corrected one first, as
     ``rescore_items`` takes them."""
-    body: dict[str, Any]
-    """The corrected Round."""
-    dry_run_body: dict[str, Any]
+    corrected: HistoryItem
+    dry_run_answer: dict[str, Any] | None
+    """On a dry run, the answer, built in the snapshot it was worked out in."""
 
 
 def correct_round(
@@ -181,6 +199,7 @@ def correct_round(
     number: int,
     read_entry: EntryReader,
     *,
+    answer: Render[CorrectedRound],
     dry_run: bool = False,
 ) -> dict[str, Any]:
     """Replace round ``number``'s entry and replay every later round and seat change.
@@ -189,12 +208,12 @@ def correct_round(
     taken, from a snapshot; under the lock the game's version is checked (a game
     changed meanwhile is replayed again) and the changed items are written in one
     statement, their JSON already serialised. No other game waits for a replay.
-    ``read_entry`` reads the new entry for the game's ruleset.
+    ``read_entry`` reads the new entry for the game's ruleset; the answer is ``answer``'s.
     """
     for _ in range(CORRECTION_ATTEMPTS):
-        correction = _work_out(game_id, token, number, read_entry)
-        if dry_run:
-            return correction.dry_run_body
+        correction = _work_out(game_id, token, number, read_entry, answer if dry_run else None)
+        if correction.dry_run_answer is not None:
+            return correction.dry_run_answer
         with writing():
             bound = open_game(game_id, token)
             if bound.game.version == correction.version:
@@ -206,7 +225,7 @@ def correct_round(
                 rescore_items(correction.rows)
                 bound.keep_state(correction.state, correction.rules)
                 bound.game.revise_history()
-                return correction.body
+                return answer(CorrectedRound(correction.corrected))
     raise RecordingInProgress(
         "The game kept changing while this correction was worked out; send it again."
     )
@@ -217,8 +236,10 @@ def _work_out(
     token: str,
     number: int,
     read_entry: EntryReader,
+    dry_run_answer: Render[CorrectedRound] | None,
 ) -> _Correction:
-    """Replay the game from round ``number`` with ``entry`` in it, as one snapshot shows it."""
+    """Replay the game from round ``number`` with ``entry`` in it, as one snapshot shows it;
+    on a dry run (``dry_run_answer`` given), answered in that snapshot."""
     with reading_one_snapshot():
         bound = read_game(game_id)
         check_token(bound.game, token)
@@ -269,22 +290,14 @@ def _work_out(
                 elif state_after == item.state_after:
                     continue  # a later item the correction leaves as it was
                 rows.append(rescored_item(item.id, result, state_after))
-        rescored = {
-            "rounds": replayed_items,
-            "changed": changed,
-            "game": {
-                **game_body(bound.game, rules, state),
-                "history_revision": bound.game.history_revision + 1,
-            },
-        }
+        corrected_item = HistoryItem(corrected, corrected_at)
+        dry_run = None
+        if dry_run_answer is not None:
+            game = BoundGame(bound.game, rules, state)
+            rescored = Rescored(replayed_items, changed, game, bound.game.history_revision + 1)
+            dry_run = dry_run_answer(CorrectedRound(corrected_item, rescored))
         return _Correction(
-            bound.game.version,
-            rules,
-            state,
-            dict(entry),
-            rows,
-            round_body(corrected, corrected_at),
-            {**corrected, "dry_run": True, "rescored": rescored},
+            bound.game.version, rules, state, dict(entry), rows, corrected_item, dry_run
         )
 
 

@@ -7,15 +7,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..models import Game, Player, Round, utcnow
+from ..models import Game, Player
 from ..names import first_clash
 from ..rules import GameState, Ruleset, SeatChangeOutcome
 from ..rules import Player as SeatedPlayer
 from ..rules.words import Message
-from ..serializers import game_body, seat_change_json
-from .commands import Answer, KeyedRequest
+from .commands import Answer, KeyedRequest, Render
 from .errors import GameOver, InvalidSeating, RoundTaken
 from .games import BoundGame, add_to_history, check_room, when_played
+from .records import seat_change_json
 from .storage import find_table, session
 from .tables import seat_roster
 
@@ -34,6 +34,16 @@ class SeatChange:
     """The number the phone expects the change to take."""
     played_at: datetime | None = None
     """When it was entered on the phone, if it was sent later."""
+
+
+@dataclass(frozen=True)
+class ChangedSeats:
+    """A seat change: its number in the history and the game after it (recorded, or as it
+    would be on a dry run)."""
+
+    number: int
+    game: BoundGame
+    dry_run: bool = False
 
 
 def is_seat_change(result: Mapping[str, Any]) -> bool:
@@ -65,25 +75,25 @@ def change_seats(
     seat_change: SeatChange,
     entry: Mapping[str, Any],
     *,
+    answer: Render[ChangedSeats],
     request: KeyedRequest | None = None,
     dry_run: bool = False,
 ) -> Answer:
     """Seat a newcomer or let a player leave, between rounds; ``entry`` is the request's body.
-
-    The answer's body is ``{"number": ..., "game": Game}``; with a key already used, the first
-    answer again."""
+    With a key already used, the first answer again."""
     return add_to_history(
         game_id,
         token,
         request,
         lambda bound: _change_seats_of(bound, seat_change, entry, dry_run),
+        answer,
         dry_run=dry_run,
     )
 
 
 def _change_seats_of(
     bound: BoundGame, change: SeatChange, entry: Mapping[str, Any], dry_run: bool
-) -> dict[str, Any]:
+) -> ChangedSeats:
     """Apply ``change`` and, unless a dry run, store it with the new state."""
     if bound.state.finished:
         raise GameOver("The game is over, so no one can join or leave it.")
@@ -106,21 +116,10 @@ def _change_seats_of(
         outcome = bound.rules.join(bound.state, _newcomer(bound, change), change.after)
     played = when_played(bound, change.played_at)
     if dry_run:
-        body = game_body(bound.game, outcome.rules, outcome.state)
-        return {"number": expected, "game": {**body, "dry_run": True}}
-    session().add(
-        Round(
-            game_id=bound.game.id,
-            number=expected,
-            entry=dict(entry),
-            result=seat_change_json(outcome.result),
-            state_after=outcome.state.to_dict(),
-            created_at=played,
-            updated_at=utcnow(),
-        )
-    )
-    bound.keep_state(outcome.state, outcome.rules)
-    return {"number": expected, "game": game_body(bound.game, bound.rules, bound.state)}
+        return ChangedSeats(expected, BoundGame(bound.game, outcome.rules, outcome.state), True)
+    result = seat_change_json(outcome.result)
+    bound.append(expected, entry, result, outcome.state, played_at=played, rules=outcome.rules)
+    return ChangedSeats(expected, bound)
 
 
 def _newcomer(bound: BoundGame, change: SeatChange) -> SeatedPlayer:

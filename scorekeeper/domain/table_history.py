@@ -8,29 +8,44 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..models import Game, utcnow
+from ..models import Game
 from ..rules.words import Message, in_context
-from ..serializers import table_body, timestamp
-from .commands import Answer, KeyedRequest, create_once
+from .commands import Answer, KeyedRequest, Render, create_once
 from .errors import InvalidImport
-from .games import created_game_body
-from .history import ExportedGame, ReplayedGame, add_replayed, game_export, replay_export
+from .games import MadeGame
+from .history import (
+    ExportedGame,
+    GameHistory,
+    ReplayedGame,
+    add_replayed,
+    game_history,
+    replay_export,
+)
 from .storage import find_table, reading_one_snapshot, session
 from .tables import (
+    MadeTable,
     TableSetup,
+    TableView,
     add_table,
     check_roster_size,
     open_table,
     roster_player,
-    table_answer,
+    table_view,
 )
 
-EXPORT_FORMAT = "scorekeeper.table"
-EXPORT_VERSION = 1
+
+@dataclass(frozen=True)
+class TableHistory:
+    """A table (without its games' list and standings) and every game's history, oldest
+    first, as one snapshot shows them."""
+
+    table: TableView
+    games: list[GameHistory]
 
 
-def export_table(table_id: str) -> dict[str, Any]:
-    """The table with its roster, and every game's export, oldest first."""
+def export_table(table_id: str, *, answer: Render[TableHistory]) -> dict[str, Any]:
+    """The table with its roster, and every game's history, as ``answer`` writes them in the
+    snapshot they were read in."""
     with reading_one_snapshot():
         table = find_table(table_id)
         game_ids = (
@@ -40,16 +55,8 @@ def export_table(table_id: str) -> dict[str, Any]:
             )
             .all()
         )
-        head = table_body(table, [], [])
-        del head["games"], head["standings"]
-        games = [game_export(game_id) for game_id in game_ids]
-    return {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "exported_at": timestamp(utcnow()),
-        "table": head,
-        "games": games,
-    }
+        games = [game_history(game_id) for game_id in game_ids]
+        return answer(TableHistory(table_view(table, with_games=False), games))
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,9 @@ class ExportedTable:
     games: Sequence[ExportedGame]
 
 
-def import_table(exported: ExportedTable, *, request: KeyedRequest | None = None) -> Answer:
+def import_table(
+    exported: ExportedTable, *, answer: Render[MadeTable], request: KeyedRequest | None = None
+) -> Answer:
     """Create a new table by replaying every game of an export (once per ``Idempotency-Key``),
     or create nothing. Its answer (the first again, for a key already used).
 
@@ -88,7 +97,7 @@ def import_table(exported: ExportedTable, *, request: KeyedRequest | None = None
                 )
             ) from None
 
-    def create() -> dict[str, Any]:
+    def create() -> MadeTable:
         table, token = add_table(TableSetup(exported.name, [name for _, name in exported.roster]))
         new_ids: dict[int | None, int] = {
             old_id: player.id
@@ -104,9 +113,9 @@ def import_table(exported: ExportedTable, *, request: KeyedRequest | None = None
                 },
             )
         session().flush()
-        return {**table_answer(table)[0], "token": token}
+        return MadeTable(table_view(table), token)
 
-    return create_once("tables/import", request, create)
+    return create_once("tables/import", request, create, answer)
 
 
 def import_game_at_table(
@@ -114,6 +123,7 @@ def import_game_at_table(
     token: str,
     exported: ExportedGame,
     *,
+    answer: Render[MadeGame],
     request: KeyedRequest | None = None,
 ) -> Answer:
     """Create a game at a table by replaying an export of one game (once per
@@ -131,7 +141,7 @@ def import_game_at_table(
         if isinstance(player, dict) and "id" in player and "name" in player
     }
 
-    def create() -> dict[str, Any]:
+    def create() -> MadeGame:
         table = open_table(table_id, token)
         seated = {player_id: roster_player(table, name) for player_id, name in names.items()}
         check_roster_size(table)
@@ -142,6 +152,6 @@ def import_game_at_table(
             roster_ids={player_id: player.id for player_id, player in seated.items()},
         )
         table.touch()
-        return created_game_body(bound, game_token)
+        return MadeGame(bound, game_token)
 
-    return create_once(f"tables/{table_id}/games/import", request, create)
+    return create_once(f"tables/{table_id}/games/import", request, create, answer)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -12,14 +13,13 @@ from ..models import Game, Player, RosterPlayer, Table
 from ..names import name_key
 from ..rules.words import Message
 from ..security import hash_token, new_token, token_matches
-from ..serializers import table_body, table_game_json
-from .commands import Answer, KeyedRequest, create_once
+from .commands import Answer, KeyedRequest, Render, create_once
 from .errors import InvalidSeating, TableNotFound, WrongToken
 from .games import (
     GameSetup,
+    MadeGame,
     add_game,
     check_distinct,
-    created_game_body,
     open_game,
     renamed,
 )
@@ -66,15 +66,53 @@ class TableGameSetup:
     seats: Sequence[int | str]
 
 
-def create_table(setup: TableSetup, *, request: KeyedRequest | None = None) -> Answer:
-    """Create a table; its body with the token (shown to its creator only): the first
-    answer again for a key already used."""
+@dataclass(frozen=True)
+class GameAtTable:
+    """A game in a table's list: its roster players by seat, and those who won."""
 
-    def create() -> dict[str, Any]:
+    id: str
+    ruleset: str
+    name: str
+    players: list[int | None]
+    winners: list[int | None]
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table as one unit of work read it: its roster, games (newest first), standings
+    (``standings.standings``) and version."""
+
+    id: str
+    name: str
+    roster: list[tuple[int, str]]
+    """(roster id, name), in the roster's order."""
+    games: list[GameAtTable]
+    standings: list[dict[str, Any]]
+    created_at: datetime
+    updated_at: datetime
+    version: int
+
+
+@dataclass(frozen=True)
+class MadeTable:
+    """A new table as it stands, and its token (shown to its creator only)."""
+
+    table: TableView
+    token: str
+
+
+def create_table(
+    setup: TableSetup, *, answer: Render[MadeTable], request: KeyedRequest | None = None
+) -> Answer:
+    """Create a table (once per ``Idempotency-Key``): the first answer again for a key used."""
+
+    def create() -> MadeTable:
         table, token = add_table(setup)
-        return {**table_body(table, [], []), "token": token}
+        return MadeTable(table_view(table, with_games=False), token)
 
-    return create_once("tables", request, create, chosen_id=setup.made.id)
+    return create_once("tables", request, create, answer, chosen_id=setup.made.id)
 
 
 def add_table(setup: TableSetup) -> tuple[Table, str]:
@@ -103,14 +141,31 @@ def table_version(table_id: str) -> int:
     return version
 
 
-def read_table(table_id: str) -> tuple[dict[str, Any], int]:
+def read_table(table_id: str) -> TableView:
     """The Table as it stands, with its version; a fixed number of statements."""
     with reading_one_snapshot():
-        return table_answer(find_table(table_id))
+        return table_view(find_table(table_id))
 
 
-def table_answer(table: Table) -> tuple[dict[str, Any], int]:
-    """The Table as this unit of work sees it, with its version."""
+def table_view(table: Table, *, with_games: bool = True) -> TableView:
+    """The Table as this unit of work sees it (a new one has no games to read)."""
+    games = []
+    if with_games:
+        games = _games_at(table)
+    return TableView(
+        table.id,
+        table.name,
+        [(player.id, player.name) for player in table.roster],
+        games,
+        standings(table) if with_games else [],
+        table.created_at,
+        table.updated_at,
+        table.version,
+    )
+
+
+def _games_at(table: Table) -> list[GameAtTable]:
+    """The table's games, newest first, with their seats: two statements whatever their count."""
     games = (
         session()
         .execute(
@@ -133,8 +188,18 @@ def table_answer(table: Table) -> tuple[dict[str, Any], int]:
     seated: dict[str, list[Any]] = {game.id: [] for game in games}
     for seat in seats:
         seated[seat.game_id].append(seat)
-    summaries = [table_game_json(game, seated[game.id]) for game in games]
-    return table_body(table, summaries, standings(table)), table.version
+    return [
+        GameAtTable(
+            game.id,
+            game.ruleset,
+            game.name,
+            [seat.roster_id for seat in seated[game.id]],
+            [seat.roster_id for seat in seated[game.id] if seat.won],
+            game.created_at,
+            game.updated_at,
+        )
+        for game in games
+    ]
 
 
 def open_table(table_id: str, token: str) -> Table:
@@ -151,7 +216,7 @@ def token_opens_table(table_id: str, token: str) -> bool:
     return stored is not None and token_matches(token, stored)
 
 
-def change_table(table_id: str, token: str, change: TableChange) -> dict[str, Any]:
+def change_table(table_id: str, token: str, change: TableChange) -> TableView:
     """Rename the table or roster players, or add roster players; no change keeps the ETag."""
     with writing():
         table = open_table(table_id, token)
@@ -172,7 +237,7 @@ def change_table(table_id: str, token: str, change: TableChange) -> dict[str, An
             check_roster_size(table)
             table.touch()
             changed("table", table.id)
-    return read_table(table_id)[0]
+    return read_table(table_id)
 
 
 def delete_table(table_id: str, token: str) -> None:
@@ -199,11 +264,12 @@ def create_game_at_table(
     token: str,
     setup: TableGameSetup,
     *,
+    answer: Render[MadeGame],
     request: KeyedRequest | None = None,
 ) -> Answer:
     """Create a game at a table, seating roster players and adding new names to the roster."""
 
-    def create() -> dict[str, Any]:
+    def create() -> MadeGame:
         table = open_table(table_id, token)
         seated = seat_roster(table, setup.seats)
         game_setup = replace(setup.game, players=[player.name for player in seated])
@@ -212,13 +278,10 @@ def create_game_at_table(
         )
         table.touch()
         changed("table", table.id)
-        return created_game_body(bound, game_token)
+        return MadeGame(bound, game_token)
 
     return create_once(
-        f"tables/{table_id}/games",
-        request,
-        create,
-        chosen_id=setup.game.made.id,
+        f"tables/{table_id}/games", request, create, answer, chosen_id=setup.game.made.id
     )
 
 
@@ -281,6 +344,7 @@ def rematch(
     token: str,
     made: MadeOffline = NOTHING_CHOSEN,
     *,
+    answer: Render[MadeGame],
     request: KeyedRequest | None = None,
 ) -> Answer:
     """A new game with the same players, seats, ruleset, options and table; the deal moves on.
@@ -289,7 +353,7 @@ def rematch(
     clockwise after the previous game's first dealer who plays in the new game.
     """
 
-    def create() -> dict[str, Any]:
+    def create() -> MadeGame:
         bound = open_game(game_id, token)
         game, state = bound.game, bound.state
         rows = {player.id: player for player in game.players}
@@ -316,9 +380,9 @@ def rematch(
             roster_ids=[rows[player_id].roster_id for player_id in playing],
         )
         touch_table(game.table_id)
-        return created_game_body(new, new_token_)
+        return MadeGame(new, new_token_)
 
-    return create_once(f"games/{game_id}/rematch", request, create, chosen_id=made.id)
+    return create_once(f"games/{game_id}/rematch", request, create, answer, chosen_id=made.id)
 
 
 def _first_dealer_id(game: Game) -> int:

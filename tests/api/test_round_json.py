@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Text, cast, select
 
+from scorekeeper.domain.records import round_json
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
 from scorekeeper.rules import Player, get_ruleset
-from scorekeeper.serializers import round_json
 from tests.conftest import GameClient
 
 A, B, C, D = range(4)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scorekeeper.domain.records import end_json, round_json, seat_change_json
 from scorekeeper.rules import GameState, Player, RuleError, Ruleset, get_ruleset
-from scorekeeper.serializers import end_json, round_json, seat_change_json
 
 Json = Any
 

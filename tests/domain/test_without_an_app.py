@@ -18,14 +18,20 @@ from scorekeeper.domain.errors import GameNotFound, WrongToken
 from scorekeeper.domain.games import GameSetup, create_game, read_game
 from scorekeeper.domain.rounds import ReadEntry, correct_round, list_rounds, record_round
 from scorekeeper.models import Base, RequestKey, Round
-from scorekeeper.serializers import game_body
+from scorekeeper.serializers import bound_game_body, corrected_round, created_game, scored_round
 
 
-def test_importing_the_domain_loads_no_flask() -> None:
-    modules = "scorekeeper.domain.games, scorekeeper.domain.rounds, scorekeeper.domain.tables"
+def test_importing_the_domain_loads_no_flask_and_no_wire_json() -> None:
+    """The domain knows nothing of HTTP: it loads no Flask, and hands typed results to the edge,
+    which alone turns them into the API's JSON (``scorekeeper.serializers``, ``api``)."""
+    modules = ", ".join(
+        f"scorekeeper.domain.{name}"
+        for name in ("commands", "games", "history", "rounds", "seats", "table_history", "tables")
+    )
     script = (
         f"import sys; import {modules}; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0].startswith('flask')))"
+        "print(sorted(m for m in sys.modules if m.split('.')[0].startswith('flask') "
+        "or m in ('scorekeeper.serializers', 'scorekeeper.api')))"
     )
     found = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
@@ -55,10 +61,7 @@ def given_database(tmp_path: Any) -> Iterator[scoped_session[Any]]:
 
 def scores(game_id: str) -> list[int]:
     """Each player's score in game ``game_id``, in seat order, as the domain reads it."""
-    bound = read_game(game_id)
-    return [
-        player["score"] for player in game_body(bound.game, bound.rules, bound.state)["players"]
-    ]
+    return [player["score"] for player in bound_game_body(read_game(game_id))["players"]]
 
 
 def jhyap_round(player_ids: list[int], caller: int, *hand_totals: int) -> ReadEntry:
@@ -69,6 +72,7 @@ def jhyap_round(player_ids: list[int], caller: int, *hand_totals: int) -> ReadEn
 def test_a_game_is_created_played_and_corrected_on_a_given_session(given_database: Any) -> None:
     created = create_game(
         GameSetup("jhyap", ["Asha", "Bikash", "Chandra"], dealer=0),
+        answer=created_game,
         request=KeyedRequest("k" * 22, {"players": ["Asha", "Bikash", "Chandra"]}),
     )
     assert not created.again
@@ -77,18 +81,29 @@ def test_a_game_is_created_played_and_corrected_on_a_given_session(given_databas
     ids = [player["id"] for player in body["players"]]
 
     first = record_round(
-        game_id, token, lambda _: jhyap_round(ids, 0, 2, 20, 30), request=KeyedRequest("r1", {})
+        game_id,
+        token,
+        lambda _: jhyap_round(ids, 0, 2, 20, 30),
+        answer=scored_round,
+        request=KeyedRequest("r1", {}),
     )
     again = record_round(
-        game_id, token, lambda _: jhyap_round(ids, 0, 2, 20, 30), request=KeyedRequest("r1", {})
+        game_id,
+        token,
+        lambda _: jhyap_round(ids, 0, 2, 20, 30),
+        answer=scored_round,
+        request=KeyedRequest("r1", {}),
     )
     assert first.body["number"] == 1 and not first.again
     assert again.again and again.body == first.body
     assert scores(game_id) == [0, 20, 30]
 
-    correct_round(game_id, token, 1, lambda ruleset: jhyap_round(ids, 1, 10, 3, 12))
+    corrected = correct_round(
+        game_id, token, 1, lambda _: jhyap_round(ids, 1, 10, 3, 12), answer=corrected_round
+    )
+    assert [line["score_after"] for line in corrected["results"]] == [10, 0, 12]
     assert scores(game_id) == [10, 0, 12]
-    assert [r["number"] for r in list_rounds(game_id)] == [1]
+    assert [item.result["number"] for item in list_rounds(game_id)] == [1]
 
     counted = given_database()
     assert counted.scalar(select(func.count()).select_from(Round)) == 1
@@ -97,9 +112,9 @@ def test_a_game_is_created_played_and_corrected_on_a_given_session(given_databas
 
 
 def test_the_domain_raises_its_own_errors_on_a_given_session(given_database: Any) -> None:
-    body = create_game(GameSetup("jhyap", ["Asha", "Bikash"], dealer=0)).body
+    body = create_game(GameSetup("jhyap", ["Asha", "Bikash"], dealer=0), answer=created_game).body
     with pytest.raises(WrongToken):
-        record_round(body["id"], "not the token", lambda ruleset: ReadEntry({}))
+        record_round(body["id"], "not the token", lambda _: ReadEntry({}), answer=scored_round)
     with pytest.raises(GameNotFound):
         read_game("A" * 22)
     assert given_database().scalar(select(func.count()).select_from(Round)) == 0

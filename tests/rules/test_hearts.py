@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.domain.records import round_json, standing_json
 from scorekeeper.rules import GameState, InvalidOptions, Player, RuleError, get_ruleset
 from scorekeeper.rules.hearts import Hearts
-from scorekeeper.serializers import round_json, standing_json
 from tests.message_checks import message_problems
 
 from .test_messages import assert_plain_sentence

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.domain.records import round_json, seat_change_json, standing_json
 from scorekeeper.rules import GameState, Player, RuleError
 from scorekeeper.rules.hearts import Hearts
-from scorekeeper.serializers import round_json, seat_change_json, standing_json
 from tests.properties import examples
 
 PROPERTY_SETTINGS = settings(max_examples=examples(150), deadline=None)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.domain.records import round_json, standing_json
 from scorekeeper.rules import (
     GameState,
     InvalidOptions,
@@ -27,7 +28,6 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.cards import parse_card
 from scorekeeper.rules.jhyap import Hand, card_value
-from scorekeeper.serializers import round_json, standing_json
 
 A, B, C, D, E, F = 11, 22, 33, 44, 55, 66
 PLAYERS = (

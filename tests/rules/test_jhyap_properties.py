@@ -17,10 +17,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.domain.records import round_json, standing_json
 from scorekeeper.rules import GameState, Jhyap, Player, RoundOutcome, RuleError
 from scorekeeper.rules.cards import RANKS, SUITS, parse_card
 from scorekeeper.rules.jhyap import card_value
-from scorekeeper.serializers import round_json, standing_json
 from tests.properties import examples
 
 SETTINGS = settings(max_examples=examples(200), deadline=None)

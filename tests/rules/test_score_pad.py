@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.domain.records import end_json, round_json, standing_json
 from scorekeeper.rules import CannotEnd, GameState, InvalidOptions, Player, RuleError, get_ruleset
 from scorekeeper.rules.score_pad import ScorePad
-from scorekeeper.serializers import end_json, round_json, standing_json
 from tests.message_checks import message_problems
 
 from .test_messages import assert_plain_sentence

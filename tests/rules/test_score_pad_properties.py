@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.domain.records import end_json, round_json
 from scorekeeper.rules import CannotEnd, GameState, Player, RuleError
 from scorekeeper.rules.score_pad import ScorePad
-from scorekeeper.serializers import end_json, round_json
 from tests.properties import examples
 
 PROPERTY_SETTINGS = settings(max_examples=examples(150), deadline=None)

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.domain.records import round_json, seat_change_json
 from scorekeeper.rules import (
     GameState,
     Jhyap,
@@ -29,7 +30,6 @@ from scorekeeper.rules import (
     TwentyTwoState,
 )
 from scorekeeper.rules.cards import RANKS, SUITS
-from scorekeeper.serializers import round_json, seat_change_json
 from tests.properties import examples
 
 from ..stored_states import upgraded

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.domain.records import round_json
 from scorekeeper.rules import (
     GameState,
     Jhyap,
@@ -25,7 +26,6 @@ from scorekeeper.rules import (
     TwentyTwo,
     TwentyTwoState,
 )
-from scorekeeper.serializers import round_json
 from tests.message_checks import message_problems
 from tests.stored_states import upgraded
 

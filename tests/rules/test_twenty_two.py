@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import pytest
 
+from scorekeeper.domain.records import round_json, standing_json
 from scorekeeper.rules import (
     InvalidOptions,
     NextRound,
@@ -25,7 +26,7 @@ from scorekeeper.rules import (
     TwentyTwoRoundResult,
     TwentyTwoState,
 )
-from scorekeeper.serializers import player_extra_json, round_json, standing_json
+from scorekeeper.serializers import player_extra_json
 from tests.stored_states import upgraded
 
 NAMES = ("Ana", "Ben", "Cas", "Dee", "Eve", "Fay")

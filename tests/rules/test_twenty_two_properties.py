@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.domain.records import round_json, standing_json
 from scorekeeper.rules import Player, RoundOutcome, RuleError, TwentyTwo, TwentyTwoState
-from scorekeeper.serializers import round_json, standing_json
 from tests.properties import examples
 
 VALUE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,

@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
+from scorekeeper import serializers
 from scorekeeper.domain import games
 from scorekeeper.domain.errors import NotARound
+from scorekeeper.domain.records import round_json, seat_change_json
 from scorekeeper.domain.rounds import (
     EntryReader,
     ReadEntry,
@@ -28,7 +30,6 @@ from scorekeeper.domain.seats import (
 from scorekeeper.extensions import db
 from scorekeeper.models import Round
 from scorekeeper.rules import RoundConflict, RuleError
-from scorekeeper.serializers import round_json, seat_change_json
 from tests.properties import examples
 
 NAMES = ["Asha", "Bikash", "Chandra", "Dipa", "Esha", "Firoz"]
@@ -125,7 +126,8 @@ def test_stored_results_equal_a_replay_of_the_entries(
                 dealer=0,
                 starter=0 if ruleset == "jhyap" else None,
                 options=options,
-            )
+            ),
+            answer=serializers.created_game,
         ).body
         game_id, token = created["id"], created["token"]
         for _ in range(rounds):
@@ -134,9 +136,20 @@ def test_stored_results_equal_a_replay_of_the_entries(
                 break
             if rng.random() < 0.2:
                 with contextlib.suppress(RuleError):  # a join beyond the player limit
-                    change_seats(game_id, token, random_seat_change(table, rng), {})
+                    change_seats(
+                        game_id,
+                        token,
+                        random_seat_change(table, rng),
+                        {},
+                        answer=serializers.changed_seats,
+                    )
             else:
-                record_round(game_id, token, reading(random_entry(table, rng)))
+                record_round(
+                    game_id,
+                    token,
+                    reading(random_entry(table, rng)),
+                    answer=serializers.scored_round,
+                )
             db.session.remove()
         for _ in range(corrections):
             table = games.read_game(game_id)
@@ -145,7 +158,9 @@ def test_stored_results_equal_a_replay_of_the_entries(
             entry = random_entry(table, rng)
             db.session.remove()
             try:
-                correct_round(game_id, token, number, reading(entry))
+                correct_round(
+                    game_id, token, number, reading(entry), answer=serializers.corrected_round
+                )
             except (RoundConflict, RuleError, NotARound):
                 db.session.remove()  # a correction a later round no longer fits changes nothing
             db.session.remove()
