@@ -114,7 +114,7 @@ export function bestTotals(scores, seats, lowest) {
 }
 
 /**
- * The round's JSON (round_json in serializers.py) from `before` to `after`, in which `seats`
+ * The round's JSON (round_json in domain/records.py) from `before` to `after`, in which `seats`
  * played: `row(seat)` gives the ruleset's own fields of a player's line, `fields` the round's.
  */
 export function roundResult(rules, before, after, { seats, points, row, halved, fields }) {

@@ -98,7 +98,7 @@ export function leaveSeat(rules, state, player) {
   return { result: seatChange(rules, gone, { leave: { player } }), state: gone, rules };
 }
 
-/** A seat change as the history shows it (seat_change_json in serializers.py). */
+/** A seat change as the history shows it (seat_change_json in domain/records.py). */
 function seatChange(rules, state, change) {
   return { number: lastNumber(state), seat_change: change, game: rules.standing(state) };
 }
