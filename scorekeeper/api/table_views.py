@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Response, url_for
 
 from ..domain import history, table_history, tables
-from ..domain.made_offline import MadeOffline
 from . import links
 from .auth import bearer_token, token_first
 from .limits import game_creations, token_failures
@@ -121,11 +120,11 @@ def import_game_at_table(exported: history.ExportedGame, table_id: str) -> Respo
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.alt_response(409, **ID_TAKEN)
 @blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
-def rematch(made: MadeOffline, game_id: str) -> Response:
+def rematch(chosen: tables.RematchSetup, game_id: str) -> Response:
     """Start a new game with the same players, seats, options and table."""
     key, fingerprint = creation_key_and_fingerprint()
     body, _ = tables.rematch(
-        game_id, bearer_token(), made, idempotency_key=key, fingerprint=fingerprint
+        game_id, bearer_token(), chosen, idempotency_key=key, fingerprint=fingerprint
     )
     return created(body, url_for("api.get_game", game_id=body["id"]))
 

@@ -279,10 +279,19 @@ def check_roster_size(table: Table) -> None:
         )
 
 
+@dataclass(frozen=True)
+class RematchSetup:
+    """What a rematch's request may choose: the id and creation time a phone chose, and the
+    seat of round 1's starter in the new game (random if ``None``, as for a new game)."""
+
+    made: MadeOffline = NOTHING_CHOSEN
+    starter: int | None = None
+
+
 def rematch(
     game_id: str,
     token: str,
-    made: MadeOffline = NOTHING_CHOSEN,
+    chosen: RematchSetup = RematchSetup(),
     *,
     idempotency_key: str | None = None,
     fingerprint: str = "",
@@ -311,8 +320,9 @@ def rematch(
             players=[rows[player_id].name for player_id in playing],
             name=game.name,
             dealer=playing.index(dealer_id),
+            starter=chosen.starter,
             options=game.options,
-            made=made,
+            made=chosen.made,
         )
         new, new_token_ = add_game(
             setup,
@@ -323,7 +333,7 @@ def rematch(
         return created_game_body(new, new_token_)
 
     return create_once(
-        f"games/{game_id}/rematch", idempotency_key, fingerprint, create, chosen_id=made.id
+        f"games/{game_id}/rematch", idempotency_key, fingerprint, create, chosen_id=chosen.made.id
     )
 
 
