@@ -334,6 +334,7 @@ function phone(exported, { token = null, sending = () => false } = {}) {
       game: () => null,
       table: () => null,
       token: () => token,
+      writable: () => Boolean(token),
       updateTable: () => {},
     },
     outbox: { settled: (...args) => settledWith.push(args), sending },

@@ -12,8 +12,11 @@
 // (it replays them offline), so it reads the export where a phone that only watches reads the
 // history (state/live-history.js).
 //
+// A game or table made on this phone with no network is shown from what the phone made up of it
+// until its creation is answered (a 404 meanwhile is not its end).
+//
 // `deps`: base (the API's path), api, store, outbox ({settled(gameId, exported, asked),
-// sending(gameId)}), follow (live-connection.js), isNetworkError, isGone (a 404), now, and env
+// sending(gameId), creating(id)}), follow (live-connection.js), isNetworkError, isGone (a 404), now, and env
 // (the browser, for follow).
 
 import {
@@ -29,6 +32,12 @@ import {
 import { entryOf } from "./provisional.js";
 
 const revisionOf = (game) => (game && game.history_revision) || 0;
+
+/** The history of a game just created: none, and its Game as the creation answered it. */
+function createdExport(made, answer) {
+  const { token: _token, ...game } = answer;
+  return { game: withSetup(game, made && made.game), rounds: [] };
+}
 
 export function createLive(deps) {
   const { api, store, outbox, follow, now = Date.now } = deps;
@@ -102,23 +111,28 @@ export function createLive(deps) {
       response = await api.game(id, null);
     } catch (error) {
       const kept = store.exported(id);
-      if (!deps.isNetworkError(error) || !kept) throw error;
+      if (!unreachable(error, id) || !kept) throw error;
       if (!current(target)) return;
       target.game = withoutSetup(kept.export.game);
       target.held = kept.export;
       target.asked = kept.asked;
-      target.writer = Boolean(store.token(id));
+      target.writer = store.writable(id);
       return start(target);
     }
     if (!current(target)) return;
     const game = response.data;
     if (keep && !store.game(id) && game.table && store.table(game.table))
       store.saveGame(game, null);
-    target.writer = Boolean(store.token(id));
+    target.writer = store.writable(id);
     target.game = game;
     target.etag = response.headers.get("ETag");
     await catchUp(target);
     if (current(target)) start(target);
+  }
+
+  // No answer, or (made offline, not created yet) none that counts: the phone's copy is shown.
+  function unreachable(error, id) {
+    return deps.isNetworkError(error) || (deps.isGone(error) && outbox.creating(id));
   }
 
   function start(target) {
@@ -131,7 +145,7 @@ export function createLive(deps) {
     try {
       response = await api.game(target.id, target.etag);
     } catch (error) {
-      if (deps.isGone(error)) gone(target);
+      if (deps.isGone(error) && !outbox.creating(target.id)) gone(target);
       return;
     }
     if (response.status === 304 || !current(target)) return;
@@ -238,6 +252,11 @@ export function createLive(deps) {
 
   /** A change of this phone's was answered: what it tells of the game. */
   function answered(target, item, answer) {
+    if (item.kind === "create") {
+      const held = createdExport(target.held, answer);
+      target.game = withoutSetup(held.game);
+      return keep(target, held, target.asked);
+    }
     if (item.kind === "round") return ownRound(target, item, answer);
     if (item.kind === "seat") {
       target.game = answer; // the Game after it; its item is read back
@@ -270,6 +289,12 @@ export function createLive(deps) {
    * stays in the outbox, applied on top, until the game is read again). */
   function answeredElsewhere(gameId, item, answer) {
     const kept = store.exported(gameId);
+    if (item.kind === "create" && kept) {
+      const held = createdExport(kept.export, answer);
+      store.saveExport(gameId, held, kept.asked);
+      outbox.settled(gameId, held, kept.asked);
+      return;
+    }
     const next = item.kind === "round" && kept && withOwnRound(kept.export, item, answer);
     if (!next) return;
     store.saveExport(gameId, next, kept.asked);
@@ -356,7 +381,7 @@ export function createLive(deps) {
       response = await api.table(id, null);
     } catch (error) {
       const kept = store.keptTable(id);
-      if (!deps.isNetworkError(error) || !kept) throw error;
+      if (!unreachable(error, id) || !kept) throw error;
       if (!current(target)) return;
       target.table = kept.table;
       target.seen = kept.seen;
@@ -372,7 +397,7 @@ export function createLive(deps) {
     try {
       response = await api.table(target.id, target.etag);
     } catch (error) {
-      if (deps.isGone(error)) gone(target);
+      if (deps.isGone(error) && !outbox.creating(target.id)) gone(target);
       return;
     }
     if (response.status !== 304) tableHeard(target, response.data, response.headers.get("ETag"));

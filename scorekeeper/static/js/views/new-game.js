@@ -1,11 +1,13 @@
 // New game: the ruleset, a name, the players in seat order (at a table: tapped from its roster),
 // the first dealer (and starter), the rule options; Start creates it on the service.
 
-import { api } from "../api.js";
+import { api, ApiError, NetworkError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl, rulesetTitle } from "../format.js";
 import { t } from "../i18n.js";
+import { newId, randomSeat, timeStamp } from "../made-offline.js";
 import { newKey, store } from "../store.js";
+import { makeGame, notCreatedYet } from "../state/made.js";
 import { setNotice } from "../state/notice.js";
 import { errorBox, heading, mainBox } from "../ui.js";
 import { nameList } from "./name-list.js";
@@ -18,7 +20,7 @@ let rulesets = null;
 // tableId: a game at that table (its roster as chips), or none: a loose game.
 export async function renderNew(tableId = null) {
   if (!rulesets) rulesets = await api.rulesets();
-  const table = tableId ? (await api.table(tableId)).data : null;
+  const table = tableId ? await readTable(tableId) : null;
   // dealer/starter: a seat index or null (at random); they follow their person when seats shift.
   // optionErrors: what the service said about each option it refused ({name: problem}).
   const form = {
@@ -42,6 +44,19 @@ export async function renderNew(tableId = null) {
   };
   if (table) form.names = [];
   draw(form);
+}
+
+// The table as the service has it; with no network (or made offline, not created yet), the
+// copy this phone keeps.
+async function readTable(id) {
+  try {
+    return (await api.table(id)).data;
+  } catch (error) {
+    const kept = store.keptTable(id);
+    const missing = error instanceof ApiError && error.status === 404 && notCreatedYet(id);
+    if (kept && (error instanceof NetworkError || missing)) return kept.table;
+    throw error;
+  }
 }
 
 function rulesOf(form) {
@@ -201,17 +216,55 @@ function seatsCut(form) {
   }
 }
 
-// The same entry sent again (no answer came, say) keeps its Idempotency-Key, so the game is
-// created once; a changed one gets a new key.
-async function createGame(form, body) {
-  const sent = JSON.stringify(body);
+// The same entry sent again (no answer came, say) keeps its Idempotency-Key and its id, so the
+// game is created once; a changed one gets a new key and id. The phone chooses the id (and draws
+// a dealer and starter left to chance) so that, with no answer, the very same request waits in
+// the outbox and the game is played on the phone meanwhile.
+function request(form, entry, chooses) {
+  const sent = JSON.stringify(entry);
   if (form.sent !== sent) {
+    const count = entry.players.length;
     form.key = newKey("game");
+    form.id = newId();
+    form.drawn = { dealer: randomSeat(count), starter: randomSeat(count) };
     form.sent = sent;
   }
+  const body = { id: form.id, ...entry, dealer: entry.dealer ?? form.drawn.dealer };
+  if (chooses) body.starter = entry.starter ?? form.drawn.starter;
+  return body;
+}
+
+async function createGame(form, body) {
   if (!form.table) return api.createGame(body, form.key);
   const token = store.tableToken(form.table.id);
   return api.createTableGame(form.table.id, token, body, form.key);
+}
+
+// Made with no network: kept on the phone, created on the service when it is back.
+function madeHere(form, rules, body) {
+  const table = form.table;
+  const names = form.names.map((n) => n.trim()).filter(Boolean);
+  const roster = table ? body.players.map((p) => (typeof p === "number" ? p : null)) : [];
+  // A table made offline has no roster ids yet: its players are sent by name.
+  const sent = table && notCreatedYet(table.id) ? { ...body, players: names } : body;
+  return makeGame({
+    what: table ? "table-game" : "game",
+    at: table ? table.id : null,
+    body: sent,
+    key: form.key,
+    made: {
+      id: body.id,
+      ruleset: rules.name,
+      name: body.name,
+      table: table ? table.id : null,
+      players: names,
+      dealer: body.dealer,
+      starter: body.starter ?? null,
+      options: body.options || {},
+      createdAt: body.created_at || timeStamp(),
+      roster,
+    },
+  });
 }
 
 function localError(form, message) {
@@ -244,10 +297,23 @@ async function submit(event, form) {
   if (starter !== undefined) body.starter = starter;
   const options = chosenOptions(form, rules);
   if (Object.keys(options).length) body.options = options;
+  const sent = request(form, body, rules.chooses_starter);
   form.busy = true;
+  const offline = navigator.onLine === false || (form.table && notCreatedYet(form.table.id));
   try {
-    const game = await createGame(form, body);
-    store.saveGame(game, game.token);
+    let game;
+    if (offline) {
+      sent.created_at = timeStamp();
+      game = madeHere(form, rules, sent);
+    } else {
+      try {
+        game = await createGame(form, sent);
+        store.saveGame(game, game.token);
+      } catch (error) {
+        if (!(error instanceof NetworkError)) throw error;
+        game = madeHere(form, rules, sent); // the same request waits in the outbox
+      }
+    }
     const nameOf = (id) => game.players.find((p) => p.id === id).name;
     const random = [];
     if (dealer === undefined) {

@@ -1,11 +1,14 @@
 // A new table: its name and its players (the roster, in any order; each game picks its seats).
-// Create makes it on the service and opens its page.
+// Create makes it on the service and opens its page; with no network, it is made on the phone and
+// created on the service when it is back (state/made.js).
 
-import { api } from "../api.js";
+import { api, NetworkError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { tableUrl } from "../format.js";
 import { t } from "../i18n.js";
+import { newId, timeStamp } from "../made-offline.js";
 import { newKey, store } from "../store.js";
+import { makeTable } from "../state/made.js";
 import { errorBox, heading, mainBox } from "../ui.js";
 import { nameList } from "./name-list.js";
 
@@ -80,17 +83,30 @@ async function submit(event, form) {
     document.getElementById("table-name").focus();
     return;
   }
-  const body = { name, players: form.names.map((n) => n.trim()).filter(Boolean) };
-  const sent = JSON.stringify(body);
+  const entry = { name, players: form.names.map((n) => n.trim()).filter(Boolean) };
+  const sent = JSON.stringify(entry);
   if (form.sent !== sent) {
     form.key = newKey("table");
+    form.id = newId(); // chosen here: with no answer, the same request waits in the outbox
     form.sent = sent;
   }
+  const body = { id: form.id, ...entry };
   form.busy = true;
   document.querySelector("[data-testid=create-table]").disabled = true;
   try {
-    const table = await api.createTable(body, form.key);
-    store.saveTable(table, table.token);
+    let table;
+    if (navigator.onLine === false) {
+      body.created_at = timeStamp();
+      table = makeTable({ body, key: form.key });
+    } else {
+      try {
+        table = await api.createTable(body, form.key);
+        store.saveTable(table, table.token);
+      } catch (error) {
+        if (!(error instanceof NetworkError)) throw error;
+        table = makeTable({ body, key: form.key });
+      }
+    }
     location.hash = tableUrl(table.id);
   } catch (error) {
     // Nothing typed is lost: the form stays as it is, to send again.

@@ -1,15 +1,20 @@
 // On the winner's screen: Play again (the same players, seats, rules and table, one tap), and for
 // a game without a table, "Start a table with these players": a table made of its players, then a
 // game at it as Play again would make it. A step that fails keeps what is done and what was
-// typed; tapping again goes on from there with the same Idempotency-Key.
+// typed; tapping again goes on from there with the same Idempotency-Key. With no network, Play
+// again makes the rematch on the phone (state/made.js): the phone chooses its id and draws its
+// starter, so the same request is sent whether it goes at once or waits in the outbox.
 
-import { api, ApiError } from "../api.js";
+import { api, ApiError, NetworkError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl } from "../format.js";
 import { t } from "../i18n.js";
+import { newId, randomSeat, timeStamp } from "../made-offline.js";
+import { getRuleset } from "../rules/index.js";
 import { nextGameSeats } from "../seating.js";
 import { newKey, store } from "../store.js";
 import { session } from "../state/game-session.js";
+import { makeGame, notCreatedYet } from "../state/made.js";
 import { setNotice } from "../state/notice.js";
 import { errorBox } from "../ui.js";
 
@@ -117,20 +122,66 @@ function keepKeyAfter(error) {
   return !(error instanceof ApiError) || error.status === 409 || error.status >= 500;
 }
 
-function opened(created) {
-  store.saveGame(created, created.token);
+// token: the new game's; null for one made on the phone (kept already, state/made.js).
+function opened(created, token = created.token) {
+  if (token) store.saveGame(created, token);
   again = null;
   setNotice(t("new_game_started"));
   location.hash = gameUrl(created.id);
 }
 
+// The rematch's request: the id this phone chose and, where the table chooses one, the starter
+// drawn (both kept with the key, for a resend).
+function rematchBody(s, game) {
+  if (!s.key) {
+    const seats = game.players.filter((p) => !p.left).length;
+    s.key = newKey("rematch");
+    s.body = { id: newId() };
+    if (getRuleset(game.ruleset).choosesStarter) s.body.starter = randomSeat(seats);
+  }
+  return s.body;
+}
+
+// The rematch made on the phone, as the service makes it (tables.rematch).
+function rematchHere(game, s, body) {
+  const staying = game.players.filter((p) => !p.left);
+  const seats = nextGameSeats(game, session.rounds);
+  return makeGame({
+    what: "rematch",
+    at: game.id,
+    body,
+    key: s.key,
+    made: {
+      id: body.id,
+      ruleset: game.ruleset,
+      name: game.name,
+      table: game.table,
+      players: seats.players,
+      dealer: seats.dealer,
+      starter: body.starter ?? null,
+      options: game.options,
+      createdAt: body.created_at || timeStamp(),
+      roster: staying.map((p) => p.roster_id ?? null),
+    },
+  });
+}
+
 async function rematch(game) {
   const s = state(game);
   if (s.busy) return;
-  s.key = s.key || newKey("rematch");
+  const body = rematchBody(s, game);
   setBusy(true);
   try {
-    opened(await api.rematch(game.id, store.token(game.id), s.key));
+    if (navigator.onLine === false || notCreatedYet(game.id) || notCreatedYet(game.table)) {
+      opened(rematchHere(game, s, { ...body, created_at: timeStamp() }), null);
+      return;
+    }
+    try {
+      opened(await api.rematch(game.id, store.token(game.id), s.key, body));
+    } catch (error) {
+      if (!(error instanceof NetworkError)) throw error;
+      opened(rematchHere(game, s, body), null); // the same request waits in the outbox
+    }
   } catch (error) {
     if (!keepKeyAfter(error)) s.key = null;
     showError("rematch", error);
