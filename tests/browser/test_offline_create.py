@@ -127,6 +127,7 @@ def test_a_new_game_made_offline_is_created_with_its_rounds_when_the_network_is_
     screenshot(page, "made-offline-game")
 
     back_online(phone, page, server)
+    expect(page.get_by_test_id("differs")).to_have_count(0)  # scored as the phone showed
     assert calls(server, game_id) == [(1, "Bikash"), (2, "Asha"), (3, "Chandra")]
     game = service_game(server, game_id)
     assert [p["name"] for p in game["players"]] == ["Asha", "Bikash", "Chandra"]
@@ -188,6 +189,7 @@ def test_play_again_offline_at_a_table_keeps_the_starter_the_phone_showed(
     on_phone = scores(page)
 
     back_online(phone, page, server)
+    expect(page.get_by_test_id("differs")).to_have_count(0)
     rematch = service_game(server, rematch_id)
     assert rematch["table"] == table_id
     ids = {p["name"]: p["id"] for p in rematch["players"]}
@@ -233,6 +235,7 @@ def test_a_new_table_and_a_game_at_it_made_offline_are_created_in_order(
     phone.set_offline(False)
     expect(page.get_by_test_id("table-kept")).to_have_count(0, timeout=20_000)
     expect(page.get_by_test_id("pending")).to_have_count(0, timeout=20_000)
+    expect(page.get_by_test_id("differs")).to_have_count(0)
     table = requests.get(f"{server.url}/api/v1/tables/{table_id}", timeout=5).json()
     assert [p["name"] for p in table["players"]] == ["Asha", "Bikash", "Chandra"]
     assert [g["id"] for g in table["games"]] == [game_id]

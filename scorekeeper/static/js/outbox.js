@@ -209,6 +209,7 @@ function created(item, answer, later) {
   const ids = realIds(item.made.players, answer.players);
   for (const other of later) {
     if (other.body) other.body = renamedIds(other.body, ids);
+    if (other.shown) other.shown = renamedIds(other.shown, ids); // as the phone showed it
     if (other.newcomer && ids.has(other.newcomer.after)) {
       other.newcomer.after = ids.get(other.newcomer.after);
     }
