@@ -216,22 +216,23 @@ function seatsCut(form) {
   }
 }
 
-// The same entry sent again (no answer came, say) keeps its Idempotency-Key and its id, so the
-// game is created once; a changed one gets a new key and id. The phone chooses the id (and draws
-// a dealer and starter left to chance) so that, with no answer, the very same request waits in
-// the outbox and the game is played on the phone meanwhile.
-function request(form, entry, chooses) {
-  const sent = JSON.stringify(entry);
+// The same entry sent again (no answer came, say) keeps its Idempotency-Key, so the game is
+// created once; a changed one gets a new key.
+function keyFor(form, body) {
+  const sent = JSON.stringify(body);
   if (form.sent !== sent) {
-    const count = entry.players.length;
     form.key = newKey("game");
-    form.id = newId();
-    form.drawn = { dealer: randomSeat(count), starter: randomSeat(count) };
     form.sent = sent;
   }
-  const body = { id: form.id, ...entry, dealer: entry.dealer ?? form.drawn.dealer };
-  if (chooses) body.starter = entry.starter ?? form.drawn.starter;
-  return body;
+}
+
+// With no network the phone chooses the id, draws the dealer and starter left to chance (the
+// service would) and stamps when it was made: the game is played on the phone until it is created.
+function offlineBody(body, chooses) {
+  const count = body.players.length;
+  const made = { id: newId(), ...body, dealer: body.dealer ?? randomSeat(count) };
+  if (chooses) made.starter = body.starter ?? randomSeat(count);
+  return { ...made, created_at: timeStamp() };
 }
 
 async function createGame(form, body) {
@@ -251,7 +252,7 @@ function madeHere(form, rules, body) {
     what: table ? "table-game" : "game",
     at: table ? table.id : null,
     body: sent,
-    key: form.key,
+    key: newKey("game"), // its own: a key sent online before went with another body
     made: {
       id: body.id,
       ruleset: rules.name,
@@ -297,22 +298,16 @@ async function submit(event, form) {
   if (starter !== undefined) body.starter = starter;
   const options = chosenOptions(form, rules);
   if (Object.keys(options).length) body.options = options;
-  const sent = request(form, body, rules.chooses_starter);
   form.busy = true;
+  // At a table made offline too: it is made on the phone, and created after the table.
   const offline = navigator.onLine === false || (form.table && notCreatedYet(form.table.id));
   try {
     let game;
-    if (offline) {
-      sent.created_at = timeStamp();
-      game = madeHere(form, rules, sent);
-    } else {
-      try {
-        game = await createGame(form, sent);
-        store.saveGame(game, game.token);
-      } catch (error) {
-        if (!(error instanceof NetworkError)) throw error;
-        game = madeHere(form, rules, sent); // the same request waits in the outbox
-      }
+    if (offline) game = madeHere(form, rules, offlineBody(body, rules.chooses_starter));
+    else {
+      keyFor(form, body);
+      game = await createGame(form, body);
+      store.saveGame(game, game.token);
     }
     const nameOf = (id) => game.players.find((p) => p.id === id).name;
     const random = [];

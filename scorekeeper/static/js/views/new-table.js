@@ -2,7 +2,7 @@
 // Create makes it on the service and opens its page; with no network, it is made on the phone and
 // created on the service when it is back (state/made.js).
 
-import { api, NetworkError } from "../api.js";
+import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { tableUrl } from "../format.js";
 import { t } from "../i18n.js";
@@ -83,29 +83,24 @@ async function submit(event, form) {
     document.getElementById("table-name").focus();
     return;
   }
-  const entry = { name, players: form.names.map((n) => n.trim()).filter(Boolean) };
-  const sent = JSON.stringify(entry);
+  const body = { name, players: form.names.map((n) => n.trim()).filter(Boolean) };
+  const sent = JSON.stringify(body);
   if (form.sent !== sent) {
     form.key = newKey("table");
-    form.id = newId(); // chosen here: with no answer, the same request waits in the outbox
     form.sent = sent;
   }
-  const body = { id: form.id, ...entry };
   form.busy = true;
   document.querySelector("[data-testid=create-table]").disabled = true;
   try {
     let table;
     if (navigator.onLine === false) {
-      body.created_at = timeStamp();
-      table = makeTable({ body, key: form.key });
+      // With no network the phone chooses its id: it is created when the service is back.
+      // Its own key: one sent online before went with another body.
+      const made = { id: newId(), ...body, created_at: timeStamp() };
+      table = makeTable({ body: made, key: newKey("table") });
     } else {
-      try {
-        table = await api.createTable(body, form.key);
-        store.saveTable(table, table.token);
-      } catch (error) {
-        if (!(error instanceof NetworkError)) throw error;
-        table = makeTable({ body, key: form.key });
-      }
+      table = await api.createTable(body, form.key);
+      store.saveTable(table, table.token);
     }
     location.hash = tableUrl(table.id);
   } catch (error) {

@@ -3,9 +3,9 @@
 // game at it as Play again would make it. A step that fails keeps what is done and what was
 // typed; tapping again goes on from there with the same Idempotency-Key. With no network, Play
 // again makes the rematch on the phone (state/made.js): the phone chooses its id and draws its
-// starter, so the same request is sent whether it goes at once or waits in the outbox.
+// starter (where the table chooses one), and it is created when the service is back.
 
-import { api, ApiError, NetworkError } from "../api.js";
+import { api, ApiError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl } from "../format.js";
 import { t } from "../i18n.js";
@@ -130,16 +130,13 @@ function opened(created, token = created.token) {
   location.hash = gameUrl(created.id);
 }
 
-// The rematch's request: the id this phone chose and, where the table chooses one, the starter
-// drawn (both kept with the key, for a resend).
-function rematchBody(s, game) {
-  if (!s.key) {
-    const seats = game.players.filter((p) => !p.left).length;
-    s.key = newKey("rematch");
-    s.body = { id: newId() };
-    if (getRuleset(game.ruleset).choosesStarter) s.body.starter = randomSeat(seats);
-  }
-  return s.body;
+// A rematch made with no network: the id this phone chose and, where the table chooses one, the
+// starter drawn, as the service would.
+function offlineBody(game) {
+  const body = { id: newId(), created_at: timeStamp() };
+  const seats = game.players.filter((p) => !p.left).length;
+  if (getRuleset(game.ruleset).choosesStarter) body.starter = randomSeat(seats);
+  return body;
 }
 
 // The rematch made on the phone, as the service makes it (tables.rematch).
@@ -150,7 +147,7 @@ function rematchHere(game, s, body) {
     what: "rematch",
     at: game.id,
     body,
-    key: s.key,
+    key: newKey("rematch"), // its own: a key sent online before went with another body
     made: {
       id: body.id,
       ruleset: game.ruleset,
@@ -160,7 +157,7 @@ function rematchHere(game, s, body) {
       dealer: seats.dealer,
       starter: body.starter ?? null,
       options: game.options,
-      createdAt: body.created_at || timeStamp(),
+      createdAt: body.created_at,
       roster: staying.map((p) => p.roster_id ?? null),
     },
   });
@@ -169,19 +166,13 @@ function rematchHere(game, s, body) {
 async function rematch(game) {
   const s = state(game);
   if (s.busy) return;
-  const body = rematchBody(s, game);
+  s.key = s.key || newKey("rematch");
   setBusy(true);
   try {
+    // Of a game (or at a table) made offline too: made here, and created after it.
     if (navigator.onLine === false || notCreatedYet(game.id) || notCreatedYet(game.table)) {
-      opened(rematchHere(game, s, { ...body, created_at: timeStamp() }), null);
-      return;
-    }
-    try {
-      opened(await api.rematch(game.id, store.token(game.id), s.key, body));
-    } catch (error) {
-      if (!(error instanceof NetworkError)) throw error;
-      opened(rematchHere(game, s, body), null); // the same request waits in the outbox
-    }
+      opened(rematchHere(game, s, offlineBody(game)), null);
+    } else opened(await api.rematch(game.id, store.token(game.id), s.key));
   } catch (error) {
     if (!keepKeyAfter(error)) s.key = null;
     showError("rematch", error);
