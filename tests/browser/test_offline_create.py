@@ -255,3 +255,44 @@ def test_a_new_table_and_a_game_at_it_made_offline_are_created_in_order(
     assert scores(page) == on_phone
     phone.close()
     assert console.unexpected() == []
+
+
+def test_a_game_whose_chosen_id_is_taken_says_so_in_the_pages_language(page, server, console):
+    """Practically never: another game has the id this phone chose. The banner says the game
+    could not be created, with the service's reason, in Nepali; Discard drops it from the phone."""
+    console.allow(OFFLINE)
+    console.allow(NOT_YET)
+    console.allow(r"status of 409")
+    page.wait_for_function(CONTROLLED)
+    page.select_option("#lang-select", "ne")
+    expect(page.locator("html")).to_have_attribute("lang", "ne")
+    page.goto(server.url + "/#/new")
+    expect(page.get_by_test_id("start-game")).to_be_visible()  # the rulesets, kept
+
+    page.context.set_offline(True)
+    page.goto(server.url + "/#/")
+    page.get_by_test_id("new-game").click()
+    for seat, player in enumerate(["Asha", "Bikash"]):
+        page.fill(f"#player-{seat}", player)
+    game_id = start_game(page, None)
+    expect(page.get_by_test_id("pending")).to_contain_text("अफलाइन — यो फोनमा बनाइएको")
+    offline_round(page, "Asha", [0, 5])
+    taken = requests.post(
+        f"{server.url}/api/v1/games",
+        json={"id": game_id, "ruleset": "jhyap", "players": ["Dev", "Esha"]},
+        timeout=5,
+    )
+    assert taken.status_code == 201, taken.text
+
+    page.context.set_offline(False)
+    failed = page.get_by_test_id("pending-failed")
+    expect(failed).to_contain_text("स्कोरकिपरमा Asha, Bikash बनाउन सकिएन।", timeout=20_000)
+    expect(failed).to_contain_text("कुनै खेल वा टेबलको आईडी पहिल्यै")  # the service's reason
+    check_accessibility(page, "a game whose id was taken, in Nepali")
+    assert server.rounds(game_id) == []  # its round was not sent to the other game
+    page.get_by_test_id("discard-refused").click()
+    expect(page.get_by_test_id("new-game")).to_be_visible()  # home
+    expect(page.locator(f'a[href="#/game/{game_id}"]')).to_have_count(0)
+    expect(page.get_by_test_id("pending-failed")).to_have_count(0)
+    assert service_game(server, game_id)["players"][0]["name"] == "Dev"  # theirs, untouched
+    assert console.unexpected() == []

@@ -112,11 +112,22 @@ function failedItem(gameId, entry, gameName, queue) {
         : null,
       h(
         "button",
-        { type: "button", class: "danger", onclick: () => discard(gameId) },
+        {
+          type: "button",
+          class: "danger",
+          "data-testid": "discard-refused",
+          onclick: () => discardFailed(gameId, creation),
+        },
         t(creation ? "discard_made" : "discard_round"),
       ),
     ),
   );
+}
+
+// A game or table the service refused to create goes from this phone: its page too.
+function discardFailed(gameId, creation) {
+  discard(gameId);
+  if (creation && currentRoute().id === gameId) go("#/");
 }
 
 export function canEnterAgain(entry) {
