@@ -290,6 +290,7 @@ def test_a_game_whose_chosen_id_is_taken_says_so_in_the_pages_language(page, ser
     expect(failed).to_contain_text("कुनै खेल वा टेबलको आईडी पहिल्यै")  # the service's reason
     check_accessibility(page, "a game whose id was taken, in Nepali")
     assert server.rounds(game_id) == []  # its round was not sent to the other game
+    assert list(scores(page)) == ["Asha", "Bikash"]  # the other game is not taken for it
     page.get_by_test_id("discard-refused").click()
     expect(page.get_by_test_id("new-game")).to_be_visible()  # home
     expect(page.locator(f'a[href="#/game/{game_id}"]')).to_have_count(0)

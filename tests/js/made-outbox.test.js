@@ -223,3 +223,32 @@ test("a creation the service refuses stops its queue; Discard drops the game and
   assert.equal(store.game(id), null);
   assert.deepEqual(store.outbox(id).items, []);
 });
+
+test("a rematch made offline waits until its game's own changes are answered", async () => {
+  const old = { id: "old-game-id-0000000000", ruleset: "jhyap", name: "", table: null };
+  store.saveGame({ ...old, players: [{ name: "Asha" }, { name: "Bikash" }] }, "old-token");
+  const id = newId();
+  const body = { id, starter: 1, created_at: "2026-12-04T18:00:00Z" };
+  makeGame({ what: "rematch", at: old.id, body, made: made(id), key: "rematch-" + "r".repeat(32) });
+  enqueue(old.id, "old-token", { kind: "seat", body: { number: 3, leave: 9 } });
+  assert.deepEqual(Object.keys(store.outboxes()), [id, old.id]); // the rematch's comes first
+
+  answer = (request) =>
+    request.path.endsWith("/rematch")
+      ? { status: 201, body: createdGame(request) }
+      : { status: 201, body: { id: old.id, players: [] } };
+  navigator.onLine = true;
+  flushAll(); // the rematch waits for the leave
+  await allSent();
+
+  assert.deepEqual(
+    sent.map((r) => [r.method, r.path]),
+    [
+      ["POST", `/games/${old.id}/seats`],
+      ["POST", `/games/${old.id}/rematch`],
+    ],
+  );
+  assert.deepEqual(sent[1].body, body); // with the starter the phone drew
+  assert.equal(sent[1].headers.Authorization, "Bearer old-token");
+  assert.equal(store.token(id), "game-token");
+});

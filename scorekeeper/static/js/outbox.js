@@ -14,8 +14,10 @@
 //
 // A game or table made with no network has its creation as the first item of its own queue
 // (keyed by the id the phone chose; at: the table or game it is made at or from; after: ids
-// whose creation must be answered first, made offline too; made.players: the player
-// ids the phone made up, by seat). Its items have no token until the creation's answer gives it.
+// whose creation must be answered first, made offline too; afterAll: a game whose whole queue
+// must be answered first, a rematch's, so that the service rematches it as the phone did;
+// made.players: the player ids the phone made up, by seat). Its items have no token until the
+// creation's answer gives it.
 
 import { api, ApiError, NetworkError } from "./api.js";
 import { language, t } from "./i18n.js";
@@ -274,14 +276,20 @@ export async function send(gameId) {
     for (;;) {
       const item = waiting(gameId)[0];
       if (!item || item.state === "failed" || item.state === "taken") return;
-      // Made at a table (or from a game) made offline too: that is created first, then this.
-      if (item.kind === "create" && (item.after || []).some(creating)) return;
+      if (item.kind === "create" && waitsForAnother(item)) return;
       if (!(await sendOne(gameId, item))) return;
-      if (item.kind === "create") flushAll(); // what waited for it may go
+      // A creation answered, or a queue emptied: what waited for it may go.
+      if (item.kind === "create" || waiting(gameId).length === 0) flushAll();
     }
   } finally {
     running.delete(gameId);
   }
+}
+
+// Made at a table made offline too (or a rematch of a game whose changes wait): that goes first.
+function waitsForAnother(item) {
+  const busy = (id) => waiting(id).length > 0;
+  return (item.after || []).some(creating) || (item.afterAll || []).some(busy);
 }
 
 // One item sent: true when the service answered it (the next may go).

@@ -13,11 +13,12 @@
 // history (state/live-history.js).
 //
 // A game or table made on this phone with no network is shown from what the phone made up of it
-// until its creation is answered (a 404 meanwhile is not its end).
+// until its creation is answered: nothing the service says of that id counts before (a 404, or,
+// should another have taken the id, someone else's game).
 //
 // `deps`: base (the API's path), api, store, outbox ({settled(gameId, exported, asked),
-// sending(gameId), creating(id)}), follow (live-connection.js), isNetworkError, isGone (a 404), now, and env
-// (the browser, for follow).
+// sending(gameId), creating(id)}), follow (live-connection.js), isNetworkError, isGone (a 404),
+// now, and env (the browser, for follow).
 
 import {
   historyRead,
@@ -32,6 +33,7 @@ import {
 import { entryOf } from "./provisional.js";
 
 const revisionOf = (game) => (game && game.history_revision) || 0;
+const NOT_CREATED = new Error("made on this phone, not created on the service yet");
 
 /** The history of a game just created: none, and its Game as the creation answered it. */
 function createdExport(made, answer) {
@@ -108,10 +110,11 @@ export function createLive(deps) {
     shown = target;
     let response;
     try {
+      if (outbox.creating(id)) throw NOT_CREATED;
       response = await api.game(id, null);
     } catch (error) {
       const kept = store.exported(id);
-      if (!unreachable(error, id) || !kept) throw error;
+      if (!unreachable(error) || !kept) throw error;
       if (!current(target)) return;
       target.game = withoutSetup(kept.export.game);
       target.held = kept.export;
@@ -131,8 +134,8 @@ export function createLive(deps) {
   }
 
   // No answer, or (made offline, not created yet) none that counts: the phone's copy is shown.
-  function unreachable(error, id) {
-    return deps.isNetworkError(error) || (deps.isGone(error) && outbox.creating(id));
+  function unreachable(error) {
+    return error === NOT_CREATED || deps.isNetworkError(error);
   }
 
   function start(target) {
@@ -141,11 +144,12 @@ export function createLive(deps) {
   }
 
   async function pollGame(target) {
+    if (outbox.creating(target.id)) return;
     let response;
     try {
       response = await api.game(target.id, target.etag);
     } catch (error) {
-      if (deps.isGone(error) && !outbox.creating(target.id)) gone(target);
+      if (deps.isGone(error)) gone(target);
       return;
     }
     if (response.status === 304 || !current(target)) return;
@@ -155,6 +159,7 @@ export function createLive(deps) {
   /** A newer Game (an event, a poll): the history is brought up to it. */
   function heard(target, game, version) {
     if (!current(target) || (version && version === target.etag)) return undefined;
+    if (outbox.creating(target.id)) return undefined;
     target.pending = { game, version };
     return sync(target);
   }
@@ -175,7 +180,7 @@ export function createLive(deps) {
     do {
       target.again = false;
       // A write of this phone's is on its way: its answer comes first, then what was heard.
-      if (target.writes > 0 || outbox.sending(target.id)) return;
+      if (target.writes > 0 || outbox.sending(target.id) || outbox.creating(target.id)) return;
       if (target.pending) {
         target.game = target.pending.game;
         target.etag = target.pending.version || target.etag;
@@ -337,7 +342,7 @@ export function createLive(deps) {
   /** The game and its whole history read again (a write was refused: it moved on meanwhile). */
   async function refresh() {
     const target = shownGame();
-    if (!target || !target.ready) return;
+    if (!target || !target.ready || outbox.creating(target.id)) return;
     try {
       const response = await api.game(target.id, null);
       if (!current(target)) return;
@@ -378,10 +383,11 @@ export function createLive(deps) {
     shown = target;
     let response;
     try {
+      if (outbox.creating(id)) throw NOT_CREATED;
       response = await api.table(id, null);
     } catch (error) {
       const kept = store.keptTable(id);
-      if (!unreachable(error, id) || !kept) throw error;
+      if (!unreachable(error) || !kept) throw error;
       if (!current(target)) return;
       target.table = kept.table;
       target.seen = kept.seen;
@@ -393,11 +399,12 @@ export function createLive(deps) {
   }
 
   async function pollTable(target) {
+    if (outbox.creating(target.id)) return;
     let response;
     try {
       response = await api.table(target.id, target.etag);
     } catch (error) {
-      if (deps.isGone(error) && !outbox.creating(target.id)) gone(target);
+      if (deps.isGone(error)) gone(target);
       return;
     }
     if (response.status !== 304) tableHeard(target, response.data, response.headers.get("ETag"));
@@ -405,6 +412,7 @@ export function createLive(deps) {
 
   function tableHeard(target, table, version) {
     if (!current(target) || (version && version === target.etag)) return;
+    if (outbox.creating(target.id)) return;
     target.table = table;
     target.etag = version;
     target.seen = null;

@@ -23,10 +23,13 @@ export function makeGame({ what, at = null, body, made, key }) {
   store.saveGame(game, null, { made: true });
   store.saveExport(game.id, exported, Date.now());
   if (game.table) listAtTable(game, made.roster || []);
-  // At a table (or from a game) made offline too: those are created first.
-  const after = [game.table, what === "rematch" ? at : null].filter(notCreatedYet);
+  // At a table made offline too: it is created first. A rematch waits for everything its game
+  // has waiting (a leave changes who plays the rematch).
+  const after = [game.table].filter(notCreatedYet);
+  const afterAll = what === "rematch" ? [at] : [];
   const players = game.players.map((player) => player.id);
-  enqueue(game.id, null, { kind: "create", what, at, after, body, key, made: { players } });
+  const item = { kind: "create", what, at, after, afterAll, body, key, made: { players } };
+  enqueue(game.id, null, item);
   return game;
 }
 

@@ -140,7 +140,7 @@ function offlineBody(game) {
 }
 
 // The rematch made on the phone, as the service makes it (tables.rematch).
-function rematchHere(game, s, body) {
+function rematchHere(game, body) {
   const staying = game.players.filter((p) => !p.left);
   const seats = nextGameSeats(game, session.rounds);
   return makeGame({
@@ -171,7 +171,7 @@ async function rematch(game) {
   try {
     // Of a game (or at a table) made offline too: made here, and created after it.
     if (navigator.onLine === false || notCreatedYet(game.id) || notCreatedYet(game.table)) {
-      opened(rematchHere(game, s, offlineBody(game)), null);
+      opened(rematchHere(game, offlineBody(game)), null);
     } else opened(await api.rematch(game.id, store.token(game.id), s.key));
   } catch (error) {
     if (!keepKeyAfter(error)) s.key = null;
