@@ -16,6 +16,7 @@ pytest.importorskip("playwright.sync_api")
 from .conftest import check_accessibility, screenshot
 from .helpers import (
     confirm,
+    create_game,
     create_table,
     expect,
     jhyap_entry,
@@ -296,4 +297,53 @@ def test_a_game_whose_chosen_id_is_taken_says_so_in_the_pages_language(page, ser
     expect(page.locator(f'a[href="#/game/{game_id}"]')).to_have_count(0)
     expect(page.get_by_test_id("pending-failed")).to_have_count(0)
     assert service_game(server, game_id)["players"][0]["name"] == "Dev"  # theirs, untouched
+    assert console.unexpected() == []
+
+
+def test_a_game_without_a_table_moves_to_a_table_made_offline(browser, server, console, tmp_path):
+    console.allow(OFFLINE)
+    console.allow(NOT_YET)
+    profile = tmp_path / "profile"
+    phone, page = first_visit(browser, profile, server, console)
+    game_id = create_game(
+        page, "jhyap", ["Mia", "Noor", "Omar"], dealer=0, options={"elimination_limit": "30"}
+    )
+    open_entry(page)
+    jhyap_entry(page, "Mia", [0, 31, 40])
+    wait_preview(page)
+    confirm(page)
+    expect(page.get_by_test_id("winner")).to_contain_text("Mia wins!")
+    phone.close()
+
+    phone, page = cold_offline(browser, profile, server, console)
+    page.goto(f"{server.url}/#/game/{game_id}")
+    page.fill("#again-table-name", "Sunday crew")
+    page.get_by_test_id("start-table").click()
+    expect(page.get_by_test_id("next-round")).to_contain_text("Noor deals.")
+    new_id = page.url.split("#/game/")[1].split("/")[0]
+    assert CHOSEN_ID.match(new_id) and new_id != game_id
+    starter = role(page, "start")
+    offline_round(page, starter, [0 if name == starter else 2 for name in ["Mia", "Noor", "Omar"]])
+    on_phone = scores(page)
+    page.get_by_test_id("game-table").click()
+    expect(page.locator("main h1")).to_have_text("Sunday crew")
+    table_id = page.url.split("#/tables/")[1].split("/")[0]
+    expect(page.get_by_test_id("table-game")).to_have_attribute("href", f"#/game/{new_id}")
+
+    back_online(phone, page, server)
+    expect(page.get_by_test_id("table-kept")).to_have_count(0, timeout=20_000)
+    table = requests.get(f"{server.url}/api/v1/tables/{table_id}", timeout=5).json()
+    assert [p["name"] for p in table["players"]] == ["Mia", "Noor", "Omar"]
+    assert [g["id"] for g in table["games"]] == [new_id]
+    game = service_game(server, new_id)
+    assert [p["name"] for p in game["players"]] == ["Mia", "Noor", "Omar"]
+    assert game["options"]["elimination_limit"] == 30
+    rounds = server.rounds(new_id)
+    assert [(r["number"], r["starter"]) for r in rounds] == [
+        (1, next(p["id"] for p in game["players"] if p["name"] == starter))
+    ]
+    page.get_by_test_id("table-game").click()
+    expect(page.get_by_test_id("provisional")).to_have_count(0)
+    assert scores(page) == on_phone
+    phone.close()
     assert console.unexpected() == []

@@ -14,7 +14,7 @@ import { getRuleset } from "../rules/index.js";
 import { nextGameSeats } from "../seating.js";
 import { newKey, store } from "../store.js";
 import { session } from "../state/game-session.js";
-import { makeGame, notCreatedYet } from "../state/made.js";
+import { makeGame, makeTable, notCreatedYet } from "../state/made.js";
 import { setNotice } from "../state/notice.js";
 import { errorBox } from "../ui.js";
 
@@ -179,6 +179,39 @@ async function rematch(game) {
   }
 }
 
+// "Start a table" with no network: the table made on the phone (unless the service has it
+// already), then its game, made there too and created after it.
+function tableHere(game, s, name, seats) {
+  if (!s.table) {
+    const body = { id: newId(), name, players: seats.players, created_at: timeStamp() };
+    s.table = makeTable({ body, key: newKey("table") });
+  }
+  const fold = (text) => text.normalize("NFKC").toLocaleLowerCase();
+  const rosterOf = (n) => s.table.players.find((p) => fold(p.name) === fold(n)).id;
+  const body = {
+    id: newId(),
+    ruleset: game.ruleset,
+    players: seats.players, // by name: a table made here has no roster ids yet
+    dealer: seats.dealer,
+    options: game.options,
+    created_at: timeStamp(),
+  };
+  if (getRuleset(game.ruleset).choosesStarter) body.starter = randomSeat(seats.players.length);
+  return makeGame({
+    what: "table-game",
+    at: s.table.id,
+    body,
+    key: newKey("game"),
+    made: {
+      ...body,
+      table: s.table.id,
+      starter: body.starter ?? null,
+      createdAt: body.created_at,
+      roster: seats.players.map(rosterOf),
+    },
+  });
+}
+
 async function startTable(game) {
   const s = state(game);
   if (s.busy) return;
@@ -191,6 +224,10 @@ async function startTable(game) {
   }
   const seats = nextGameSeats(game, session.rounds);
   setBusy(true);
+  if (navigator.onLine === false) {
+    opened(tableHere(game, s, name, seats), null);
+    return;
+  }
   try {
     if (!s.table) {
       s.tableKey = s.tableKey || newKey("table");
