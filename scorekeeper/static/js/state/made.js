@@ -47,14 +47,15 @@ export function makeTable({ body, key }) {
   return table;
 }
 
-// The kept copy of the game's table lists it, as the service will (newest first).
+// The kept copy of the game's table lists it, as the service will (newest first); a name new to
+// the roster is not on the copy, so the players name a game with no name of its own.
 function listAtTable(game, roster) {
   const kept = store.keptTable(game.table);
   if (!kept) return;
   const listed = {
     id: game.id,
     ruleset: game.ruleset,
-    name: game.name,
+    name: game.name || game.players.map((player) => player.name).join(", "),
     status: "in_progress",
     players: roster,
     winners: [],
