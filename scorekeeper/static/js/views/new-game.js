@@ -1,7 +1,8 @@
 // New game: the ruleset, a name, the players in seat order (at a table: tapped from its roster),
-// the first dealer (and starter), the rule options; Start creates it on the service.
+// the first dealer (and starter), the rule options; Start creates it on the service, or with no
+// network makes it on the phone, to be created when the service is back (state/made.js).
 
-import { api, ApiError, NetworkError } from "../api.js";
+import { api, NetworkError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl, rulesetTitle } from "../format.js";
 import { t } from "../i18n.js";
@@ -49,12 +50,12 @@ export async function renderNew(tableId = null) {
 // The table as the service has it; with no network (or made offline, not created yet), the
 // copy this phone keeps.
 async function readTable(id) {
+  const kept = store.keptTable(id);
+  if (kept && notCreatedYet(id)) return kept.table;
   try {
     return (await api.table(id)).data;
   } catch (error) {
-    const kept = store.keptTable(id);
-    const missing = error instanceof ApiError && error.status === 404 && notCreatedYet(id);
-    if (kept && (error instanceof NetworkError || missing)) return kept.table;
+    if (kept && error instanceof NetworkError) return kept.table;
     throw error;
   }
 }
