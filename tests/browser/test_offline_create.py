@@ -220,6 +220,9 @@ def test_a_new_table_and_a_game_at_it_made_offline_are_created_in_order(
     assert CHOSEN_ID.match(table_id)
     expect(page.get_by_test_id("table-kept")).to_be_visible()
     expect(page.locator("main h1")).to_have_text("Saturday crew")
+    expect(page.get_by_test_id("pending")).to_contain_text(
+        "Saturday crew was made on this phone: it is created on the scorekeeper when the"
+    )
     check_accessibility(page, "a table made offline")
     game_id = table_game(page, "jhyap", ["Chandra", "Asha", "Bikash"])
     assert CHOSEN_ID.match(game_id)

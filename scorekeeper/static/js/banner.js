@@ -54,7 +54,7 @@ export function renderOutbox() {
 // The phone knows it is offline: nothing is being sent, so the banner says what is kept.
 // A game or table made offline counts as made, not as a change: its rounds are counted.
 function offlineItem(queue, gameName) {
-  const made = queue.some((item) => item.kind === "create");
+  const made = queue.find((item) => item.kind === "create");
   const changes = queue.filter((item) => item.kind !== "create");
   const rounds = changes.filter((item) => item.kind === "round").length;
   const n = changes.length;
@@ -63,7 +63,9 @@ function offlineItem(queue, gameName) {
   else if (rounds === n) {
     text = t(n === 1 ? "pending_offline_round" : "pending_offline_rounds", { n });
   } else text = t(n === 1 ? "pending_offline_change" : "pending_offline_changes", { n });
-  const detail = made ? "pending_offline_made_game" : "pending_offline_game";
+  let detail = "pending_offline_game";
+  if (made)
+    detail = made.what === "table" ? "pending_offline_made_table" : "pending_offline_made_game";
   return h(
     "div",
     { class: "pending", "data-testid": "pending", "data-state": "offline" },
