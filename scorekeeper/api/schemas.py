@@ -20,6 +20,7 @@ from ..domain.history import ExportedGame, ExportedRound
 from ..domain.made_offline import MadeOffline
 from ..domain.rounds import EntryReader, ReadEntry
 from ..domain.seats import SeatChange
+from ..domain.tables import RematchSetup
 from ..errors import Invalid, validation_message
 from ..names import first_clash
 from ..rules import RULESETS
@@ -88,11 +89,22 @@ class CreationSchema(RequestSchema):
 
 
 class RematchSchema(CreationSchema):
-    """``POST /games/{id}/rematch``: no body, or the id and creation time a phone chose."""
+    """``POST /games/{id}/rematch``: no body, or the id and creation time a phone chose and
+    round 1's starter."""
+
+    starter = Integer(
+        allow_none=True,
+        load_default=None,
+        metadata={
+            "description": "Seat of round 1's starter in the new game (its seats: the players "
+            "who did not leave, in their order), for a ruleset that lets the table choose one "
+            "(chooses_starter in GET /api/v1/rulesets); random if absent."
+        },
+    )
 
     @post_load
-    def _made(self, data: dict[str, Any], **kwargs: Any) -> MadeOffline:
-        return self.made_offline(data)
+    def _rematch(self, data: dict[str, Any], **kwargs: Any) -> RematchSetup:
+        return RematchSetup(made=self.made_offline(data), starter=data["starter"])
 
 
 class GameCreateSchema(CreationSchema):

@@ -8,7 +8,6 @@ from flask import Response, url_for
 
 from .. import serializers
 from ..domain import history, table_history, tables
-from ..domain.made_offline import MadeOffline
 from . import links
 from .auth import bearer_token, token_first
 from .limits import game_creations, token_failures
@@ -132,11 +131,11 @@ def import_game_at_table(exported: history.ExportedGame, table_id: str) -> Respo
 @blp.response(201, CreatedGameSchema, headers=LOCATION)
 @blp.alt_response(409, **ID_TAKEN)
 @blp.doc(responses={201: {"links": links.CREATED_GAME_AT_TABLE}})
-def rematch(made: MadeOffline, game_id: str) -> Response:
+def rematch(chosen: tables.RematchSetup, game_id: str) -> Response:
     """Start a new game with the same players, seats, options and table."""
     keyed = keyed_request(creating=True)
     body = tables.rematch(
-        game_id, bearer_token(), made, answer=serializers.created_game, request=keyed
+        game_id, bearer_token(), chosen, answer=serializers.created_game, request=keyed
     ).body
     return created(body, url_for("api.get_game", game_id=body["id"]))
 

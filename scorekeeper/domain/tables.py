@@ -339,10 +339,19 @@ def check_roster_size(table: Table) -> None:
         )
 
 
+@dataclass(frozen=True)
+class RematchSetup:
+    """What a rematch's request may choose: the id and creation time a phone chose, and the
+    seat of round 1's starter in the new game (random if ``None``, as for a new game)."""
+
+    made: MadeOffline = NOTHING_CHOSEN
+    starter: int | None = None
+
+
 def rematch(
     game_id: str,
     token: str,
-    made: MadeOffline = NOTHING_CHOSEN,
+    chosen: RematchSetup = RematchSetup(),
     *,
     answer: Render[MadeGame],
     request: KeyedRequest | None = None,
@@ -371,8 +380,9 @@ def rematch(
             players=[rows[player_id].name for player_id in playing],
             name=game.name,
             dealer=playing.index(dealer_id),
+            starter=chosen.starter,
             options=game.options,
-            made=made,
+            made=chosen.made,
         )
         new, new_token_ = add_game(
             setup,
@@ -382,7 +392,9 @@ def rematch(
         touch_table(game.table_id)
         return MadeGame(new, new_token_)
 
-    return create_once(f"games/{game_id}/rematch", request, create, answer, chosen_id=made.id)
+    return create_once(
+        f"games/{game_id}/rematch", request, create, answer, chosen_id=chosen.made.id
+    )
 
 
 def _first_dealer_id(game: Game) -> int:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ..conftest import counted_statements
+from ..conftest import counted_statements, row_counts
 
 TABLES = "/api/v1/tables"
 SHORT_JHYAP = {"elimination_limit": 20, "halve_at": []}
@@ -381,6 +381,65 @@ def test_a_loose_game_is_rematched_loose_with_its_own_token(client, table):
     assert rematch["table"] is None
     assert rematch["next_round"]["dealer"] == rematch["players"][0]["id"]  # after seat 2
     assert client.post(f"{table.url}/rematch").status_code == 401
+
+
+def test_a_rematch_takes_round_1s_starter_as_a_seat_of_the_new_game(app, client, friends):
+    friends.create(players=("Asha", "Bikash", "Chandra"))
+    ids = [friends.roster_id(n) for n in ("Asha", "Bikash", "Chandra")]
+    game = friends.new_game(ids, options=SHORT_JHYAP)
+    rematch = f"/api/v1/games/{game['id']}/rematch"
+
+    chosen = client.post(rematch, json={"starter": 2}, headers=friends.auth)
+    assert chosen.status_code == 201, chosen.json
+    seats = [p["id"] for p in chosen.json["players"]]
+    assert [p["name"] for p in chosen.json["players"]] == ["Asha", "Bikash", "Chandra"]
+    assert chosen.json["next_round"] == {"number": 1, "dealer": seats[1], "starter": seats[2]}
+    assert chosen.json["table"] == friends.table["id"]
+
+    drawn = client.post(rematch, headers=friends.auth)  # none chosen: at random, as before
+    assert drawn.status_code == 201, drawn.json
+    assert drawn.json["next_round"]["starter"] in [p["id"] for p in drawn.json["players"]]
+    assert drawn.json["next_round"]["dealer"] == drawn.json["players"][1]["id"]
+
+
+@pytest.mark.parametrize(
+    ("starter", "message"),
+    [
+        (3, "The first starter must be a seat from 0 to 2."),
+        (-1, "The first starter must be a seat from 0 to 2."),
+        ("Asha", "The starter must be a whole number."),
+    ],
+)
+def test_a_rematch_with_a_starter_not_at_its_seats_is_refused_and_makes_nothing(
+    app, client, friends, starter, message
+):
+    friends.create(players=("Asha", "Bikash", "Chandra"))
+    ids = [friends.roster_id(n) for n in ("Asha", "Bikash", "Chandra")]
+    game = friends.new_game(ids, options=SHORT_JHYAP)
+    before = row_counts(app)
+    refused = client.post(
+        f"/api/v1/games/{game['id']}/rematch", json={"starter": starter}, headers=friends.auth
+    )
+    assert refused.status_code == 422, refused.json
+    assert refused.json["error"]["message"] == message
+    assert "starter" in refused.json["error"]["details"]
+    assert row_counts(app) == before
+    assert len(friends.get()["games"]) == 1
+
+
+def test_a_rematch_of_a_game_whose_rules_name_the_starter_takes_none(app, client, friends):
+    friends.create(players=("Asha", "Bikash", "Chandra"))
+    ids = [friends.roster_id(n) for n in ("Asha", "Bikash", "Chandra")]
+    game = friends.new_game(ids, ruleset="twenty-two")
+    before = row_counts(app)
+    refused = client.post(
+        f"/api/v1/games/{game['id']}/rematch", json={"starter": 0}, headers=friends.auth
+    )
+    assert refused.status_code == 422, refused.json
+    assert refused.json["error"]["message"] == (
+        "In Twenty Two the player at the dealer's left starts, so leave out starter."
+    )
+    assert row_counts(app) == before
 
 
 def test_creations_sent_again_with_their_key_are_answered_as_the_first_time(client, friends):

@@ -334,9 +334,10 @@ function phone(exported, { token = null, sending = () => false } = {}) {
       game: () => null,
       table: () => null,
       token: () => token,
+      writable: () => Boolean(token),
       updateTable: () => {},
     },
-    outbox: { settled: (...args) => settledWith.push(args), sending },
+    outbox: { settled: (...args) => settledWith.push(args), sending, creating: () => false },
     follow: (options) => {
       followed = options;
       return { close() {}, polling: false };
@@ -536,7 +537,7 @@ function tablePhone(answers, kept = null) {
       keepTable: (table, seen) => copies.set(table.id, { table, seen }),
       updateTable: () => {},
     },
-    outbox: { settled: () => {}, sending: () => false },
+    outbox: { settled: () => {}, sending: () => false, creating: () => false },
     follow: (options) => {
       followed = options;
       return { close() {}, polling: true };

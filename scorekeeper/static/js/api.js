@@ -111,8 +111,10 @@ export const api = {
       token,
       headers: key ? { "Idempotency-Key": key } : {},
     }).then((r) => r.data),
-  rematch: (id, token, key) =>
+  // body: none, or what a phone chose ({id, created_at, starter}, each optional).
+  rematch: (id, token, key, body = undefined) =>
     request("POST", `/games/${encodeURIComponent(id)}/rematch`, {
+      body,
       token,
       headers: { "Idempotency-Key": key },
     }).then((r) => r.data),

@@ -15,7 +15,7 @@ export function renderOutbox() {
   const boxes = store.outboxes();
   const items = Object.entries(boxes).map(([gameId, box]) => {
     const queue = waiting(gameId);
-    const known = store.game(gameId);
+    const known = store.game(gameId) || store.table(gameId); // a table made offline has one too
     const gameName = (known && (known.name || known.players.join(", "))) || gameId;
     const notices = (box.notices || []).map((notice) => noticeItem(gameId, notice));
     const head = queue[0];
@@ -27,12 +27,14 @@ export function renderOutbox() {
       return [clashItem(gameId, head, gameName, numberOf(head), renderOutbox), ...notices];
     if (head.state === "failed") return [failedItem(gameId, head, gameName, queue), ...notices];
     if (navigator.onLine === false) return [offlineItem(queue, gameName), ...notices];
-    const number = roundLabelIn(gameId, numberOf(head));
+    const number = head.kind === "create" ? null : roundLabelIn(gameId, numberOf(head));
     // Queued and online: send() is on it, or starts at once.
-    const text =
-      head.state === "waiting"
-        ? t("pending_waiting", { number, game: gameName, attempts: head.attempts })
-        : t("pending_sending", { number, game: gameName });
+    const creation = head.kind === "create";
+    let text;
+    if (head.state === "waiting") {
+      const vars = { number, game: gameName, attempts: head.attempts };
+      text = t(creation ? "pending_create_waiting" : "pending_waiting", vars);
+    } else text = t(creation ? "pending_creating" : "pending_sending", { number, game: gameName });
     return [
       h(
         "div",
@@ -50,17 +52,25 @@ export function renderOutbox() {
 }
 
 // The phone knows it is offline: nothing is being sent, so the banner says what is kept.
+// A game or table made offline counts as made, not as a change: its rounds are counted.
 function offlineItem(queue, gameName) {
-  const rounds = queue.filter((item) => item.kind === "round").length;
-  const n = queue.length;
+  const made = queue.find((item) => item.kind === "create");
+  const changes = queue.filter((item) => item.kind !== "create");
+  const rounds = changes.filter((item) => item.kind === "round").length;
+  const n = changes.length;
   let text;
-  if (rounds === n) text = t(n === 1 ? "pending_offline_round" : "pending_offline_rounds", { n });
-  else text = t(n === 1 ? "pending_offline_change" : "pending_offline_changes", { n });
+  if (n === 0) text = t("pending_offline_made");
+  else if (rounds === n) {
+    text = t(n === 1 ? "pending_offline_round" : "pending_offline_rounds", { n });
+  } else text = t(n === 1 ? "pending_offline_change" : "pending_offline_changes", { n });
+  let detail = "pending_offline_game";
+  if (made)
+    detail = made.what === "table" ? "pending_offline_made_table" : "pending_offline_made_game";
   return h(
     "div",
     { class: "pending", "data-testid": "pending", "data-state": "offline" },
     h("p", {}, text),
-    h("p", { class: "detail" }, t("pending_offline_game", { game: gameName })),
+    h("p", { class: "detail" }, t(detail, { game: gameName })),
   );
 }
 
@@ -76,11 +86,13 @@ export function numberOf(item) {
 // Refused for good: sending it again cannot help. An invalid entry (422) can be entered again
 // when nothing waits behind it; otherwise (the game is over, say) the reason and Discard.
 function failedItem(gameId, entry, gameName, queue) {
-  const number = roundLabelIn(gameId, numberOf(entry));
+  const creation = entry.kind === "create";
+  const number = creation ? null : roundLabelIn(gameId, numberOf(entry));
+  const said = creation ? "pending_create_failed" : "pending_failed";
   return h(
     "div",
     { class: "pending failed", "data-testid": "pending-failed" },
-    h("p", {}, t("pending_failed", { number, game: gameName })),
+    h("p", {}, t(said, { number, game: gameName })),
     entry.error
       ? h("p", { class: "detail", lang: entry.error.language || "en" }, entry.error.message)
       : null,
@@ -102,11 +114,22 @@ function failedItem(gameId, entry, gameName, queue) {
         : null,
       h(
         "button",
-        { type: "button", class: "danger", onclick: () => discard(gameId) },
-        t("discard_round"),
+        {
+          type: "button",
+          class: "danger",
+          "data-testid": "discard-refused",
+          onclick: () => discardFailed(gameId, creation),
+        },
+        t(creation ? "discard_made" : "discard_round"),
       ),
     ),
   );
+}
+
+// A game or table the service refused to create goes from this phone: its page too.
+function discardFailed(gameId, creation) {
+  discard(gameId);
+  if (creation && currentRoute().id === gameId) go("#/");
 }
 
 export function canEnterAgain(entry) {

@@ -2,6 +2,7 @@
 // order. Stored in localStorage (store.outbox) as {items, notices}; an item is
 //   {kind: "round", body} | {kind: "correct", number, body} | {kind: "undo", number, target}
 //   | {kind: "seat", body, newcomer}
+//   | {kind: "create", what: "game" | "table" | "table-game" | "rematch", body, at, after, made}
 // plus {key, token, created, playedAt, attempts, state, error, shown, recorded}; created is when it
 // was entered, sent as played_at with a round or seat change that did not go out at once
 // (playedAt: decided at the first send). An item is written with its
@@ -10,9 +11,17 @@
 // (state/live.js adds the answer to it). A refusal stops the queue: "failed" (the service's reason stands), or "taken"
 // (another phone recorded that number first: the table chooses, views/clash.js).
 // notices: [{number, shown, answer}]: a change the service scored otherwise than the phone showed.
+//
+// A game or table made with no network has its creation as the first item of its own queue
+// (keyed by the id the phone chose; at: the table or game it is made at or from; after: ids
+// whose creation must be answered first, made offline too; afterAll: a game whose whole queue
+// must be answered first, a rematch's, so that the service rematches it as the phone did;
+// made.players: the player ids the phone made up, by seat). Its items have no token until the
+// creation's answer gives it.
 
 import { api, ApiError, NetworkError } from "./api.js";
 import { language, t } from "./i18n.js";
+import { realIds, renamedIds } from "./made-offline.js";
 import { included } from "./state/provisional.js";
 import { newKey, store } from "./store.js";
 
@@ -34,6 +43,11 @@ function emit(event) {
 /** The game's items not yet answered (done ones left out). */
 export function waiting(gameId) {
   return store.outbox(gameId).items.filter((item) => item.state !== "done");
+}
+
+/** Whether game or table `id` was made on this phone and the service has not created it yet. */
+export function creating(id) {
+  return waiting(id).some((item) => item.kind === "create");
 }
 
 /** The first item the queue stopped at (refused, or taken by another phone), or null. */
@@ -145,8 +159,23 @@ function sentBody(gameId, item) {
   return item.playedAt ? { ...item.body, played_at: item.playedAt } : item.body;
 }
 
+// The token an item is sent with: its own, or (made with no network) the one its game has now.
+function tokenOf(gameId, item) {
+  return item.token || store.token(gameId);
+}
+
+function create(item) {
+  const { what, at, body, key } = item;
+  if (what === "table") return api.createTable(body, key);
+  if (what === "game") return api.createGame(body, key);
+  if (what === "table-game") return api.createTableGame(at, store.tableToken(at), body, key);
+  return api.rematch(at, store.token(at), key, body);
+}
+
 // Send one item; the service's answer (data), or "gone" for an undo already done.
 async function deliver(gameId, item) {
+  item = { ...item, token: tokenOf(gameId, item) };
+  if (item.kind === "create") return create(item);
   if (item.kind === "round") {
     return (await api.postRound(gameId, item.token, sentBody(gameId, item), item.key)).data;
   }
@@ -169,27 +198,42 @@ async function deliver(gameId, item) {
   }
 }
 
-/** `body` with the player id `from` (a newcomer's provisional one) written as `to`. */
-function renamedIds(value, from, to) {
-  if (Array.isArray(value)) return value.map((item) => renamedIds(item, from, to));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, renamedIds(item, from, to)]),
-    );
+// A game or table made with no network is created: this phone keeps it with its token, and the
+// items queued behind its creation name the service's player ids.
+function created(item, answer, later) {
+  const { token, ...made } = answer;
+  if (item.what === "table") {
+    store.saveTable(made, token);
+    store.keepTable(made, Date.now());
+    return;
   }
-  return value === from ? to : value;
+  store.saveGame(made, token);
+  const ids = realIds(item.made.players, answer.players);
+  for (const other of later) {
+    if (other.body) other.body = renamedIds(other.body, ids);
+    if (other.shown) other.shown = renamedIds(other.shown, ids); // as the phone showed it
+    if (other.newcomer && ids.has(other.newcomer.after)) {
+      other.newcomer.after = ids.get(other.newcomer.after);
+    }
+  }
 }
 
 // What the service's answer to `item` means for the rest of the queue: a newcomer's real id, the
 // round an undo is aimed at, a score the table was shown otherwise.
 function settle(box, item, answer) {
   const later = box.items.slice(box.items.indexOf(item) + 1);
+  if (item.kind === "create") {
+    created(item, answer, later);
+    // A table's queue holds nothing else, and no export of it settles it: it goes now.
+    if (item.what === "table") box.items = box.items.filter((other) => other !== item);
+  }
   if (item.kind === "seat" && item.newcomer && answer && answer.players) {
     const name = item.newcomer.name.normalize("NFC");
     const seated = answer.players.filter((p) => p.name.normalize("NFC") === name && !p.left);
     const real = Math.max(...seated.map((p) => p.id));
+    const ids = new Map([[item.newcomer.id, real]]);
     for (const other of later) {
-      if (other.body) other.body = renamedIds(other.body, item.newcomer.id, real);
+      if (other.body) other.body = renamedIds(other.body, ids);
       if (other.kind === "seat" && other.newcomer && other.newcomer.after === item.newcomer.id) {
         other.newcomer.after = real;
       }
@@ -209,6 +253,7 @@ function settle(box, item, answer) {
 
 /** What the service recorded for `item`, to find it in a later export (provisional.included). */
 function recordedAs(item, answer) {
+  if (item.kind === "create") return { id: answer.id };
   if (item.kind === "round") return { number: answer.number, created_at: answer.created_at };
   if (item.kind === "seat") return { number: item.body.number };
   if (item.kind === "correct") return answer;
@@ -231,11 +276,20 @@ export async function send(gameId) {
     for (;;) {
       const item = waiting(gameId)[0];
       if (!item || item.state === "failed" || item.state === "taken") return;
+      if (item.kind === "create" && waitsForAnother(item)) return;
       if (!(await sendOne(gameId, item))) return;
+      // A creation answered, or a queue emptied: what waited for it may go.
+      if (item.kind === "create" || waiting(gameId).length === 0) flushAll();
     }
   } finally {
     running.delete(gameId);
   }
+}
+
+// Made at a table made offline too (or a rematch of a game whose changes wait): that goes first.
+function waitsForAnother(item) {
+  const busy = (id) => waiting(id).length > 0;
+  return (item.after || []).some(creating) || (item.afterAll || []).some(busy);
 }
 
 // One item sent: true when the service answered it (the next may go).
@@ -288,6 +342,12 @@ function refused(gameId, item, error) {
     if (own.playedAt && error instanceof ApiError && error.details && error.details.played_at) {
       // The service refuses the phone's time (its clock is far off): sent again without it.
       own.playedAt = null;
+      own.state = "waiting";
+    } else if (own.kind === "create" && error instanceof ApiError && error.details?.created_at) {
+      // Made more than a day ago, or the phone's clock is far off: created as of its arrival.
+      // A new key, as the body changes; the id it chose still makes it once.
+      delete own.body.created_at;
+      own.key = newKey(own.what);
       own.state = "waiting";
     } else if (permanent(error)) {
       // taken: another phone recorded this number first (the 409 names the next one).
@@ -345,6 +405,13 @@ export function discard(gameId) {
   update(gameId, (box) => {
     const head = box.items.find((item) => item.state !== "done");
     if (!head) return;
+    if (head.kind === "create") {
+      // What the service refused to create goes from this phone, with what was queued for it.
+      box.items = [];
+      if (head.what === "table") store.forgetTable(gameId);
+      else store.forgetGame(gameId);
+      return;
+    }
     const number = head.body ? head.body.number : null;
     const aimed = (item) =>
       (item.kind === "correct" || item.kind === "undo") && item.number === number;

@@ -31,7 +31,8 @@ export const store = {
     return this.games().find((game) => game.id === id) || null;
   },
   // extra: what this phone adds to the entry, e.g. {imported: ISO time, source} for an imported
-  // game (views/import-file.js).
+  // game (views/import-file.js), {made: true} for one made with no network (no token until the
+  // service creates it; saved again then, without it).
   saveGame(game, token, extra = {}) {
     const games = this.games().filter((item) => item.id !== game.id);
     const old = this.game(game.id);
@@ -48,6 +49,7 @@ export const store = {
       table: game.table || null,
       ...(imported ? { imported } : {}),
       ...(source ? { source } : {}),
+      ...(extra.made ? { made: true } : {}),
     });
     write(GAMES, games);
   },
@@ -73,13 +75,19 @@ export const store = {
     if (!game) return null;
     return game.token || (game.table && this.tableToken(game.table)) || null;
   },
+  // This phone may score the game: it has its token, or made it with no network.
+  writable(id) {
+    const game = this.game(id);
+    return Boolean(this.token(id) || (game && (game.made || this.tableWritable(game.table))));
+  },
   tables() {
     return read(TABLES, []);
   },
   table(id) {
     return this.tables().find((table) => table.id === id) || null;
   },
-  saveTable(table, token) {
+  // made: a table made with no network (no token until the service creates it).
+  saveTable(table, token, made = false) {
     const old = this.table(table.id);
     const tables = this.tables().filter((item) => item.id !== table.id);
     tables.unshift({
@@ -88,6 +96,7 @@ export const store = {
       name: table.name,
       players: table.players.map((player) => player.name),
       updated: table.updated_at,
+      ...(made ? { made: true } : {}),
     });
     write(TABLES, tables);
   },
@@ -119,6 +128,11 @@ export const store = {
     const kept = read(KEPT_TABLES, {});
     kept[table.id] = { table, seen };
     write(KEPT_TABLES, kept);
+  },
+  // This phone may start games at the table: it has its token, or made it with no network.
+  tableWritable(id) {
+    const table = id ? this.table(id) : null;
+    return Boolean(table && (table.token || table.made));
   },
   tableToken(id) {
     const table = this.table(id);

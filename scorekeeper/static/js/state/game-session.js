@@ -4,7 +4,7 @@
 // provisional game, state/provisional.js). Once the outbox is empty the service's game is shown.
 
 import { api, ApiError, BASE, NetworkError } from "../api.js";
-import { onOutboxChange, settled, waiting } from "../outbox.js";
+import { creating, onOutboxChange, settled, waiting } from "../outbox.js";
 import { store } from "../store.js";
 import { follow } from "./live-connection.js";
 import { replayable } from "./live-history.js";
@@ -19,6 +19,7 @@ export const live = createLive({
   outbox: {
     settled,
     sending: (gameId) => waiting(gameId).some((item) => item.state === "sending"),
+    creating,
   },
   follow,
   isNetworkError: (error) => error instanceof NetworkError,
@@ -101,5 +102,5 @@ export function refreshGame() {
 
 // This phone may record and change rounds: it has the game's token and is not just watching.
 export function canWrite() {
-  return currentRoute().view === "game" && Boolean(store.token(session.game.id));
+  return currentRoute().view === "game" && store.writable(session.game.id);
 }

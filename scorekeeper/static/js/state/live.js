@@ -12,9 +12,13 @@
 // (it replays them offline), so it reads the export where a phone that only watches reads the
 // history (state/live-history.js).
 //
+// A game or table made on this phone with no network is shown from what the phone made up of it
+// until its creation is answered: nothing the service says of that id counts before (a 404, or,
+// should another have taken the id, someone else's game).
+//
 // `deps`: base (the API's path), api, store, outbox ({settled(gameId, exported, asked),
-// sending(gameId)}), follow (live-connection.js), isNetworkError, isGone (a 404), now, and env
-// (the browser, for follow).
+// sending(gameId), creating(id)}), follow (live-connection.js), isNetworkError, isGone (a 404),
+// now, and env (the browser, for follow).
 
 import {
   historyRead,
@@ -29,6 +33,13 @@ import {
 import { entryOf } from "./provisional.js";
 
 const revisionOf = (game) => (game && game.history_revision) || 0;
+const NOT_CREATED = new Error("made on this phone, not created on the service yet");
+
+/** The history of a game just created: none, and its Game as the creation answered it. */
+function createdExport(made, answer) {
+  const { token: _token, ...game } = answer;
+  return { game: withSetup(game, made && made.game), rounds: [] };
+}
 
 export function createLive(deps) {
   const { api, store, outbox, follow, now = Date.now } = deps;
@@ -99,26 +110,32 @@ export function createLive(deps) {
     shown = target;
     let response;
     try {
+      if (outbox.creating(id)) throw NOT_CREATED;
       response = await api.game(id, null);
     } catch (error) {
       const kept = store.exported(id);
-      if (!deps.isNetworkError(error) || !kept) throw error;
+      if (!unreachable(error) || !kept) throw error;
       if (!current(target)) return;
       target.game = withoutSetup(kept.export.game);
       target.held = kept.export;
       target.asked = kept.asked;
-      target.writer = Boolean(store.token(id));
+      target.writer = store.writable(id);
       return start(target);
     }
     if (!current(target)) return;
     const game = response.data;
     if (keep && !store.game(id) && game.table && store.table(game.table))
       store.saveGame(game, null);
-    target.writer = Boolean(store.token(id));
+    target.writer = store.writable(id);
     target.game = game;
     target.etag = response.headers.get("ETag");
     await catchUp(target);
     if (current(target)) start(target);
+  }
+
+  // No answer, or (made offline, not created yet) none that counts: the phone's copy is shown.
+  function unreachable(error) {
+    return error === NOT_CREATED || deps.isNetworkError(error);
   }
 
   function start(target) {
@@ -127,6 +144,7 @@ export function createLive(deps) {
   }
 
   async function pollGame(target) {
+    if (outbox.creating(target.id)) return;
     let response;
     try {
       response = await api.game(target.id, target.etag);
@@ -141,6 +159,7 @@ export function createLive(deps) {
   /** A newer Game (an event, a poll): the history is brought up to it. */
   function heard(target, game, version) {
     if (!current(target) || (version && version === target.etag)) return undefined;
+    if (outbox.creating(target.id)) return undefined;
     target.pending = { game, version };
     return sync(target);
   }
@@ -161,7 +180,7 @@ export function createLive(deps) {
     do {
       target.again = false;
       // A write of this phone's is on its way: its answer comes first, then what was heard.
-      if (target.writes > 0 || outbox.sending(target.id)) return;
+      if (target.writes > 0 || outbox.sending(target.id) || outbox.creating(target.id)) return;
       if (target.pending) {
         target.game = target.pending.game;
         target.etag = target.pending.version || target.etag;
@@ -238,6 +257,11 @@ export function createLive(deps) {
 
   /** A change of this phone's was answered: what it tells of the game. */
   function answered(target, item, answer) {
+    if (item.kind === "create") {
+      const held = createdExport(target.held, answer);
+      target.game = withoutSetup(held.game);
+      return keep(target, held, target.asked);
+    }
     if (item.kind === "round") return ownRound(target, item, answer);
     if (item.kind === "seat") {
       target.game = answer; // the Game after it; its item is read back
@@ -270,6 +294,12 @@ export function createLive(deps) {
    * stays in the outbox, applied on top, until the game is read again). */
   function answeredElsewhere(gameId, item, answer) {
     const kept = store.exported(gameId);
+    if (item.kind === "create" && kept) {
+      const held = createdExport(kept.export, answer);
+      store.saveExport(gameId, held, kept.asked);
+      outbox.settled(gameId, held, kept.asked);
+      return;
+    }
     const next = item.kind === "round" && kept && withOwnRound(kept.export, item, answer);
     if (!next) return;
     store.saveExport(gameId, next, kept.asked);
@@ -312,7 +342,7 @@ export function createLive(deps) {
   /** The game and its whole history read again (a write was refused: it moved on meanwhile). */
   async function refresh() {
     const target = shownGame();
-    if (!target || !target.ready) return;
+    if (!target || !target.ready || outbox.creating(target.id)) return;
     try {
       const response = await api.game(target.id, null);
       if (!current(target)) return;
@@ -353,10 +383,11 @@ export function createLive(deps) {
     shown = target;
     let response;
     try {
+      if (outbox.creating(id)) throw NOT_CREATED;
       response = await api.table(id, null);
     } catch (error) {
       const kept = store.keptTable(id);
-      if (!deps.isNetworkError(error) || !kept) throw error;
+      if (!unreachable(error) || !kept) throw error;
       if (!current(target)) return;
       target.table = kept.table;
       target.seen = kept.seen;
@@ -368,6 +399,7 @@ export function createLive(deps) {
   }
 
   async function pollTable(target) {
+    if (outbox.creating(target.id)) return;
     let response;
     try {
       response = await api.table(target.id, target.etag);
@@ -380,6 +412,7 @@ export function createLive(deps) {
 
   function tableHeard(target, table, version) {
     if (!current(target) || (version && version === target.etag)) return;
+    if (outbox.creating(target.id)) return;
     target.table = table;
     target.etag = version;
     target.seen = null;

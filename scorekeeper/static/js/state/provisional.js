@@ -4,7 +4,9 @@
 // Game as GET answers it, history items as GET .../rounds), so the views draw them unchanged.
 //
 // A queued item is {kind: "round", key, body} | {kind: "correct", key, number, body} |
-// {kind: "undo", key, number} | {kind: "seat", key, body, newcomer?: {id, name, rosterId}}.
+// {kind: "undo", key, number} | {kind: "seat", key, body, newcomer?: {id, name, rosterId}}
+// | {kind: "create"}: the game's creation, made with no network (its export is made up on the
+// phone, made-offline.js), which changes nothing here.
 
 import {
   endGame,
@@ -146,6 +148,7 @@ function applyQueued(state, queued) {
   const last = history.length ? history[history.length - 1] : null;
   const rules = last ? last.rules : start;
   const created = stamp(queued.created);
+  if (queued.kind === "create") return state;
   if (queued.kind === "round" || queued.kind === "seat") {
     const stored = queued.kind === "seat" ? seatStored(queued, rules) : null;
     if (queued.kind === "seat" && queued.newcomer)
@@ -277,6 +280,7 @@ export function previewCorrection(exported, queue, number, body) {
 export function included(exported, item) {
   const at = new Map(exported.rounds.map((entry) => [entry.number, entry.round]));
   const recorded = item.recorded || {};
+  if (item.kind === "create") return true; // any export of it is the service's
   if (item.kind === "round") {
     const round = at.get(recorded.number);
     return Boolean(round && round.created_at === recorded.created_at);

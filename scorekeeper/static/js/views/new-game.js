@@ -1,11 +1,14 @@
 // New game: the ruleset, a name, the players in seat order (at a table: tapped from its roster),
-// the first dealer (and starter), the rule options; Start creates it on the service.
+// the first dealer (and starter), the rule options; Start creates it on the service, or with no
+// network makes it on the phone, to be created when the service is back (state/made.js).
 
-import { api } from "../api.js";
+import { api, NetworkError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl, rulesetTitle } from "../format.js";
 import { t } from "../i18n.js";
+import { newId, randomSeat, timeStamp } from "../made-offline.js";
 import { newKey, store } from "../store.js";
+import { makeGame, notCreatedYet } from "../state/made.js";
 import { setNotice } from "../state/notice.js";
 import { errorBox, heading, mainBox } from "../ui.js";
 import { nameList } from "./name-list.js";
@@ -18,7 +21,7 @@ let rulesets = null;
 // tableId: a game at that table (its roster as chips), or none: a loose game.
 export async function renderNew(tableId = null) {
   if (!rulesets) rulesets = await api.rulesets();
-  const table = tableId ? (await api.table(tableId)).data : null;
+  const table = tableId ? await readTable(tableId) : null;
   // dealer/starter: a seat index or null (at random); they follow their person when seats shift.
   // optionErrors: what the service said about each option it refused ({name: problem}).
   const form = {
@@ -42,6 +45,19 @@ export async function renderNew(tableId = null) {
   };
   if (table) form.names = [];
   draw(form);
+}
+
+// The table as the service has it; with no network (or made offline, not created yet), the
+// copy this phone keeps.
+async function readTable(id) {
+  const kept = store.keptTable(id);
+  if (kept && notCreatedYet(id)) return kept.table;
+  try {
+    return (await api.table(id)).data;
+  } catch (error) {
+    if (kept && error instanceof NetworkError) return kept.table;
+    throw error;
+  }
 }
 
 function rulesOf(form) {
@@ -203,15 +219,54 @@ function seatsCut(form) {
 
 // The same entry sent again (no answer came, say) keeps its Idempotency-Key, so the game is
 // created once; a changed one gets a new key.
-async function createGame(form, body) {
+function keyFor(form, body) {
   const sent = JSON.stringify(body);
   if (form.sent !== sent) {
     form.key = newKey("game");
     form.sent = sent;
   }
+}
+
+// With no network the phone chooses the id, draws the dealer and starter left to chance (the
+// service would) and stamps when it was made: the game is played on the phone until it is created.
+function offlineBody(body, chooses) {
+  const count = body.players.length;
+  const made = { id: newId(), ...body, dealer: body.dealer ?? randomSeat(count) };
+  if (chooses) made.starter = body.starter ?? randomSeat(count);
+  return { ...made, created_at: timeStamp() };
+}
+
+async function createGame(form, body) {
   if (!form.table) return api.createGame(body, form.key);
   const token = store.tableToken(form.table.id);
   return api.createTableGame(form.table.id, token, body, form.key);
+}
+
+// Made with no network: kept on the phone, created on the service when it is back.
+function madeHere(form, rules, body) {
+  const table = form.table;
+  const names = form.names.map((n) => n.trim()).filter(Boolean);
+  const roster = table ? body.players.map((p) => (typeof p === "number" ? p : null)) : [];
+  // A table made offline has no roster ids yet: its players are sent by name.
+  const sent = table && notCreatedYet(table.id) ? { ...body, players: names } : body;
+  return makeGame({
+    what: table ? "table-game" : "game",
+    at: table ? table.id : null,
+    body: sent,
+    key: newKey("game"), // its own: a key sent online before went with another body
+    made: {
+      id: body.id,
+      ruleset: rules.name,
+      name: body.name,
+      table: table ? table.id : null,
+      players: names,
+      dealer: body.dealer,
+      starter: body.starter ?? null,
+      options: body.options || {},
+      createdAt: body.created_at || timeStamp(),
+      roster,
+    },
+  });
 }
 
 function localError(form, message) {
@@ -245,9 +300,16 @@ async function submit(event, form) {
   const options = chosenOptions(form, rules);
   if (Object.keys(options).length) body.options = options;
   form.busy = true;
+  // At a table made offline too: it is made on the phone, and created after the table.
+  const offline = navigator.onLine === false || (form.table && notCreatedYet(form.table.id));
   try {
-    const game = await createGame(form, body);
-    store.saveGame(game, game.token);
+    let game;
+    if (offline) game = madeHere(form, rules, offlineBody(body, rules.chooses_starter));
+    else {
+      keyFor(form, body);
+      game = await createGame(form, body);
+      store.saveGame(game, game.token);
+    }
     const nameOf = (id) => game.players.find((p) => p.id === id).name;
     const random = [];
     if (dealer === undefined) {

@@ -1,11 +1,14 @@
 // A new table: its name and its players (the roster, in any order; each game picks its seats).
-// Create makes it on the service and opens its page.
+// Create makes it on the service and opens its page; with no network, it is made on the phone and
+// created on the service when it is back (state/made.js).
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { tableUrl } from "../format.js";
 import { t } from "../i18n.js";
+import { newId, timeStamp } from "../made-offline.js";
 import { newKey, store } from "../store.js";
+import { makeTable } from "../state/made.js";
 import { errorBox, heading, mainBox } from "../ui.js";
 import { nameList } from "./name-list.js";
 
@@ -89,8 +92,16 @@ async function submit(event, form) {
   form.busy = true;
   document.querySelector("[data-testid=create-table]").disabled = true;
   try {
-    const table = await api.createTable(body, form.key);
-    store.saveTable(table, table.token);
+    let table;
+    if (navigator.onLine === false) {
+      // With no network the phone chooses its id: it is created when the service is back.
+      // Its own key: one sent online before went with another body.
+      const made = { id: newId(), ...body, created_at: timeStamp() };
+      table = makeTable({ body: made, key: newKey("table") });
+    } else {
+      table = await api.createTable(body, form.key);
+      store.saveTable(table, table.token);
+    }
     location.hash = tableUrl(table.id);
   } catch (error) {
     // Nothing typed is lost: the form stays as it is, to send again.

@@ -1,15 +1,20 @@
 // On the winner's screen: Play again (the same players, seats, rules and table, one tap), and for
 // a game without a table, "Start a table with these players": a table made of its players, then a
 // game at it as Play again would make it. A step that fails keeps what is done and what was
-// typed; tapping again goes on from there with the same Idempotency-Key.
+// typed; tapping again goes on from there with the same Idempotency-Key. With no network, Play
+// again makes the rematch on the phone (state/made.js): the phone chooses its id and draws its
+// starter (where the table chooses one), and it is created when the service is back.
 
 import { api, ApiError } from "../api.js";
 import { h, replace } from "../dom.js";
 import { gameUrl } from "../format.js";
 import { t } from "../i18n.js";
+import { newId, randomSeat, timeStamp } from "../made-offline.js";
+import { getRuleset } from "../rules/index.js";
 import { nextGameSeats } from "../seating.js";
 import { newKey, store } from "../store.js";
 import { session } from "../state/game-session.js";
+import { makeGame, makeTable, notCreatedYet } from "../state/made.js";
 import { setNotice } from "../state/notice.js";
 import { errorBox } from "../ui.js";
 
@@ -117,11 +122,45 @@ function keepKeyAfter(error) {
   return !(error instanceof ApiError) || error.status === 409 || error.status >= 500;
 }
 
-function opened(created) {
-  store.saveGame(created, created.token);
+// token: the new game's; null for one made on the phone (kept already, state/made.js).
+function opened(created, token = created.token) {
+  if (token) store.saveGame(created, token);
   again = null;
   setNotice(t("new_game_started"));
   location.hash = gameUrl(created.id);
+}
+
+// A rematch made with no network: the id this phone chose and, where the table chooses one, the
+// starter drawn, as the service would.
+function offlineBody(game) {
+  const body = { id: newId(), created_at: timeStamp() };
+  const seats = game.players.filter((p) => !p.left).length;
+  if (getRuleset(game.ruleset).choosesStarter) body.starter = randomSeat(seats);
+  return body;
+}
+
+// The rematch made on the phone, as the service makes it (tables.rematch).
+function rematchHere(game, body) {
+  const staying = game.players.filter((p) => !p.left);
+  const seats = nextGameSeats(game, session.rounds);
+  return makeGame({
+    what: "rematch",
+    at: game.id,
+    body,
+    key: newKey("rematch"), // its own: a key sent online before went with another body
+    made: {
+      id: body.id,
+      ruleset: game.ruleset,
+      name: game.name,
+      table: game.table,
+      players: seats.players,
+      dealer: seats.dealer,
+      starter: body.starter ?? null,
+      options: game.options,
+      createdAt: body.created_at,
+      roster: staying.map((p) => p.roster_id ?? null),
+    },
+  });
 }
 
 async function rematch(game) {
@@ -130,11 +169,47 @@ async function rematch(game) {
   s.key = s.key || newKey("rematch");
   setBusy(true);
   try {
-    opened(await api.rematch(game.id, store.token(game.id), s.key));
+    // Of a game (or at a table) made offline too: made here, and created after it.
+    if (navigator.onLine === false || notCreatedYet(game.id) || notCreatedYet(game.table)) {
+      opened(rematchHere(game, offlineBody(game)), null);
+    } else opened(await api.rematch(game.id, store.token(game.id), s.key));
   } catch (error) {
     if (!keepKeyAfter(error)) s.key = null;
     showError("rematch", error);
   }
+}
+
+// "Start a table" with no network: the table made on the phone (unless the service has it
+// already), then its game, made there too and created after it.
+function tableHere(game, s, name, seats) {
+  if (!s.table) {
+    const body = { id: newId(), name, players: seats.players, created_at: timeStamp() };
+    s.table = makeTable({ body, key: newKey("table") });
+  }
+  const fold = (text) => text.normalize("NFKC").toLocaleLowerCase();
+  const rosterOf = (n) => s.table.players.find((p) => fold(p.name) === fold(n)).id;
+  const body = {
+    id: newId(),
+    ruleset: game.ruleset,
+    players: seats.players, // by name: a table made here has no roster ids yet
+    dealer: seats.dealer,
+    options: game.options,
+    created_at: timeStamp(),
+  };
+  if (getRuleset(game.ruleset).choosesStarter) body.starter = randomSeat(seats.players.length);
+  return makeGame({
+    what: "table-game",
+    at: s.table.id,
+    body,
+    key: newKey("game"),
+    made: {
+      ...body,
+      table: s.table.id,
+      starter: body.starter ?? null,
+      createdAt: body.created_at,
+      roster: seats.players.map(rosterOf),
+    },
+  });
 }
 
 async function startTable(game) {
@@ -149,6 +224,10 @@ async function startTable(game) {
   }
   const seats = nextGameSeats(game, session.rounds);
   setBusy(true);
+  if (navigator.onLine === false) {
+    opened(tableHere(game, s, name, seats), null);
+    return;
+  }
   try {
     if (!s.table) {
       s.tableKey = s.tableKey || newKey("table");

@@ -1,6 +1,7 @@
 // A table's page: who is on top (the standings as a league table), the table's games (newest
 // first) and a new game with its roster. Followed while shown, as a game is (state/live.js).
-// Offline, this phone's kept copy of it, saying so; its games that this phone keeps open from it.
+// Offline, this phone's kept copy of it, saying so; its games that this phone keeps open from it,
+// and a new game is made on the phone (state/made.js).
 
 import { h, replace } from "../dom.js";
 import { gameUrl, rulesetTitle, tableUrl } from "../format.js";
@@ -31,7 +32,7 @@ export function tableChanged() {
 
 // `seen`: when the service last answered the table, if this is the copy this phone kept, else null.
 function drawTable(table, seen) {
-  const writable = Boolean(store.tableToken(table.id));
+  const writable = store.tableWritable(table.id);
   const notice = takeNotice();
   const kept = seen !== null;
   replace(
@@ -52,8 +53,7 @@ function drawTable(table, seen) {
           t("table_kept", { when: dateTime(seen) }),
         )
       : null,
-    writable && kept ? h("p", { class: "help" }, t("new_game_online")) : null,
-    writable && !kept
+    writable
       ? h(
           "a",
           {
