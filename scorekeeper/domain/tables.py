@@ -149,14 +149,11 @@ def read_table(table_id: str) -> TableView:
 
 def table_view(table: Table, *, with_games: bool = True) -> TableView:
     """The Table as this unit of work sees it (a new one has no games to read)."""
-    games = []
-    if with_games:
-        games = _games_at(table)
     return TableView(
         table.id,
         table.name,
         [(player.id, player.name) for player in table.roster],
-        games,
+        _games_at(table) if with_games else [],
         standings(table) if with_games else [],
         table.created_at,
         table.updated_at,

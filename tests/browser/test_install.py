@@ -56,15 +56,33 @@ def installed_phone(browser: Any, profile: Path) -> Any:
     )
 
 
-def test_an_installed_page_starts_cold_with_no_network(browser, server, console, tmp_path):
-    console.allow(OFFLINE)
-    profile = tmp_path / "profile"
+def first_visit(browser: Any, profile: Path, server: Any, console: Any) -> tuple[Any, Any]:
+    """The phone opens the page online once: it is installed (the shell and the rulesets kept)."""
     phone = installed_phone(browser, profile)
     phone.set_default_timeout(10_000)
     page = watch_console(phone.new_page(), console)
     page.goto(server.url + "/")
     page.wait_for_selector("body.ready")
     page.wait_for_function(CONTROLLED)
+    return phone, page
+
+
+def cold_offline(browser: Any, profile: Path, server: Any, console: Any) -> tuple[Any, Any]:
+    """The service stopped, no network: the phone starts again from its profile."""
+    server.stop()
+    phone = installed_phone(browser, profile)
+    phone.set_default_timeout(10_000)
+    phone.set_offline(True)
+    page = watch_console(phone.new_page(), console)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body.ready")
+    return phone, page
+
+
+def test_an_installed_page_starts_cold_with_no_network(browser, server, console, tmp_path):
+    console.allow(OFFLINE)
+    profile = tmp_path / "profile"
+    phone, page = first_visit(browser, profile, server, console)
     version = app_shell(STATIC, TEMPLATES).version
     assert page.evaluate(WORKER_VERSION) == version
     assert page.evaluate("async () => await caches.keys()") == [f"scorekeeper-shell-{version}"]
@@ -78,13 +96,7 @@ def test_an_installed_page_starts_cold_with_no_network(browser, server, console,
     phone.close()
 
     # No server and no network; the browser itself starts again from its profile.
-    server.stop()
-    phone = installed_phone(browser, profile)
-    phone.set_default_timeout(10_000)
-    phone.set_offline(True)
-    page = watch_console(phone.new_page(), console)
-    page.goto(server.url + "/")
-    page.wait_for_selector("body.ready")
+    phone, page = cold_offline(browser, profile, server, console)
     expect(page.locator("#home-link")).to_have_text("Scorekeeper")
     expect(page.locator("a.game-link")).to_have_count(1)
     expect(page.locator("a.game-link")).to_contain_text("Offline night")

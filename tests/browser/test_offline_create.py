@@ -27,35 +27,12 @@ from .helpers import (
     table_game,
     wait_preview,
 )
-from .test_install import CONTROLLED, OFFLINE, installed_phone, watch_console
+from .test_install import CONTROLLED, OFFLINE, cold_offline, first_visit
 
 pytestmark = pytest.mark.server
 CHOSEN_ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
 # The game's page asks the service for a game it does not have yet: 404 until it is created.
 NOT_YET = r"Failed to load resource: the server responded with a status of 404"
-
-
-def first_visit(browser: Any, profile: Any, server: Any, console: Any) -> Any:
-    """The phone opens the page online once: it is installed (the shell and the rulesets kept)."""
-    phone = installed_phone(browser, profile)
-    phone.set_default_timeout(10_000)
-    page = watch_console(phone.new_page(), console)
-    page.goto(server.url + "/")
-    page.wait_for_selector("body.ready")
-    page.wait_for_function(CONTROLLED)
-    return phone, page
-
-
-def cold_offline(browser: Any, profile: Any, server: Any, console: Any) -> tuple[Any, Any]:
-    """The service stopped, no network: the phone starts again from its profile."""
-    server.stop()
-    phone = installed_phone(browser, profile)
-    phone.set_default_timeout(10_000)
-    phone.set_offline(True)
-    page = watch_console(phone.new_page(), console)
-    page.goto(server.url + "/")
-    page.wait_for_selector("body.ready")
-    return phone, page
 
 
 def back_online(phone: Any, page: Any, server: Any) -> None:

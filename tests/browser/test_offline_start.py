@@ -25,7 +25,7 @@ from .helpers import (
     table_game,
     wait_preview,
 )
-from .test_install import CONTROLLED, OFFLINE, installed_phone, watch_console
+from .test_install import CONTROLLED, OFFLINE, cold_offline, first_visit
 
 pytestmark = pytest.mark.server
 KEPT = "Kept on this phone — no connection to the scorekeeper. This is the table as of"
@@ -83,12 +83,7 @@ def open_table(page: Any, url: str, table_id: str) -> None:
 def test_a_table_opens_cold_with_no_network_and_its_game_plays(browser, server, console, tmp_path):
     console.allow(OFFLINE)
     profile = tmp_path / "profile"
-    phone = installed_phone(browser, profile)
-    phone.set_default_timeout(10_000)
-    page = watch_console(phone.new_page(), console)
-    page.goto(server.url + "/")
-    page.wait_for_selector("body.ready")
-    page.wait_for_function(CONTROLLED)
+    phone, page = first_visit(browser, profile, server, console)
     table_id = create_table(page, "Friday crew", ["Asha", "Bikash", "Chandra"])
     token = table_token(page, table_id)
     finished = another_phones_game(server.url, table_id, token, finish=True)
@@ -112,13 +107,7 @@ def test_a_table_opens_cold_with_no_network_and_its_game_plays(browser, server, 
     phone.close()
 
     # No server and no network; the phone starts again from its profile.
-    server.stop()
-    phone = installed_phone(browser, profile)
-    phone.set_default_timeout(10_000)
-    phone.set_offline(True)
-    page = watch_console(phone.new_page(), console)
-    page.goto(server.url + "/")
-    page.wait_for_selector("body.ready")
+    phone, page = cold_offline(browser, profile, server, console)
     page.get_by_test_id("table-link").filter(has_text="Friday crew").click()
     expect(page.get_by_test_id("table-kept")).to_contain_text(KEPT)
     expect(page.locator("main h1")).to_have_text("Friday crew")
