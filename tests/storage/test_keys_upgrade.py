@@ -8,9 +8,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask_migrate import downgrade, upgrade
 
-from scorekeeper.app import create_app
 from scorekeeper.extensions import db
-from scorekeeper.testing.schemas import fresh_schema
 
 BEFORE = "5b7d2e9c4a10"  # keys in idempotency_keys (a game's history) and creation_keys
 
@@ -70,16 +68,8 @@ def _rows(table_name: str) -> list[dict[str, Any]]:
         return [dict(row._mapping) for row in connection.execute(table.select().order_by("id"))]
 
 
-def test_every_key_answers_byte_for_byte_after_the_move_to_one_table(tmp_path: Any) -> None:
-    with fresh_schema("keys") as url:
-        app = create_app(
-            {"DATABASE_URL": url or f"sqlite:///{tmp_path / 'keys.sqlite'}", "RATE_LIMITS": "off"}
-        )
-        try:
-            _check_keys_move(app)
-        finally:
-            with app.app_context():
-                db.engine.dispose()
+def test_every_key_answers_byte_for_byte_after_the_move_to_one_table(unmigrated_app: Flask) -> None:
+    _check_keys_move(unmigrated_app)
 
 
 def _check_keys_move(app: Flask) -> None:

@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from flask import Flask
 from flask_migrate import upgrade
 
-from scorekeeper.app import create_app
 from scorekeeper.extensions import db
 from scorekeeper.security import hash_token
-from scorekeeper.testing.schemas import fresh_schema
 
 BEFORE = "d1855884dcf7"
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
@@ -93,58 +92,51 @@ def _stored(table_name: str, column: str, key: str) -> dict[Any, Any]:
     return {row[0]: json.loads(row[1]) if isinstance(row[1], str) else row[1] for row in rows}
 
 
-def test_states_stored_before_seat_changes_get_their_fields_once(tmp_path):
+def test_states_stored_before_seat_changes_get_their_fields_once(unmigrated_app: Flask):
     twenty_two = CASES["twenty-two"]
     jhyap = CASES["jhyap"][0]
     stuck = twenty_two[0]
-    with fresh_schema("states") as url:
-        app = create_app(
-            {"DATABASE_URL": url or f"sqlite:///{tmp_path / 'old.sqlite'}", "RATE_LIMITS": "off"}
+    app = unmigrated_app
+    with app.app_context():
+        upgrade(revision=BEFORE)
+        _insert(
+            {
+                "games": [
+                    _game(JHYAP, "jhyap", jhyap["stored"]),
+                    _game(TWENTY_TWO, "twenty-two", stuck["stored"]),
+                ],
+                "players": [*_players(JHYAP, 0), *_players(TWENTY_TWO, 100)],
+                "rounds": [
+                    *_rounds(JHYAP, [jhyap["stored"]] * 2),
+                    *_rounds(TWENTY_TWO, [case["stored"] for case in twenty_two]),
+                ],
+            }
         )
-        try:
-            with app.app_context():
-                upgrade(revision=BEFORE)
-                _insert(
-                    {
-                        "games": [
-                            _game(JHYAP, "jhyap", jhyap["stored"]),
-                            _game(TWENTY_TWO, "twenty-two", stuck["stored"]),
-                        ],
-                        "players": [*_players(JHYAP, 0), *_players(TWENTY_TWO, 100)],
-                        "rounds": [
-                            *_rounds(JHYAP, [jhyap["stored"]] * 2),
-                            *_rounds(TWENTY_TWO, [case["stored"] for case in twenty_two]),
-                        ],
-                    }
-                )
-                upgrade()
-                games = _stored("games", "state", "id")
-                rounds = _stored("rounds", "state_after", "id")
-            assert games[JHYAP] == jhyap["upgraded"]
-            assert games[TWENTY_TWO] == {**stuck["upgraded"], "seating": [111, 122, 133]}
-            assert sorted(rounds.values(), key=json.dumps) == sorted(
-                [jhyap["upgraded"]] * 2
-                + [{**case["upgraded"], "seating": [111, 122, 133]} for case in twenty_two],
-                key=json.dumps,
-            )
+        upgrade()
+        games = _stored("games", "state", "id")
+        rounds = _stored("rounds", "state_after", "id")
+    assert games[JHYAP] == jhyap["upgraded"]
+    assert games[TWENTY_TWO] == {**stuck["upgraded"], "seating": [111, 122, 133]}
+    assert sorted(rounds.values(), key=json.dumps) == sorted(
+        [jhyap["upgraded"]] * 2
+        + [{**case["upgraded"], "seating": [111, 122, 133]} for case in twenty_two],
+        key=json.dumps,
+    )
 
-            # The games play on from their states as the engines used to read them.
-            client, auth = app.test_client(), {"Authorization": f"Bearer {TOKEN}"}
-            trick = [
-                {"player": 133, "card": "AS"},
-                {"player": 111, "card": "QH"},
-                {"player": 122, "card": "2C"},
-            ]
-            played = client.post(
-                f"/api/v1/games/{TWENTY_TWO}/rounds", json={"last_trick": trick}, headers=auth
-            )
-            assert played.status_code == 201, played.get_json()
-            assert played.get_json()["cards_each"] == 11  # dealt 11 each: the piles had gone back
-            hands = [{"player": p, "total": t} for p, t in zip(SEATING, (20, 3, 9), strict=True)]
-            called = client.post(
-                f"/api/v1/games/{JHYAP}/rounds", json={"caller": 22, "hands": hands}, headers=auth
-            )
-            assert called.status_code == 201, called.get_json()
-        finally:
-            with app.app_context():
-                db.engine.dispose()
+    # The games play on from their states as the engines used to read them.
+    client, auth = app.test_client(), {"Authorization": f"Bearer {TOKEN}"}
+    trick = [
+        {"player": 133, "card": "AS"},
+        {"player": 111, "card": "QH"},
+        {"player": 122, "card": "2C"},
+    ]
+    played = client.post(
+        f"/api/v1/games/{TWENTY_TWO}/rounds", json={"last_trick": trick}, headers=auth
+    )
+    assert played.status_code == 201, played.get_json()
+    assert played.get_json()["cards_each"] == 11  # dealt 11 each: the piles had gone back
+    hands = [{"player": p, "total": t} for p, t in zip(SEATING, (20, 3, 9), strict=True)]
+    called = client.post(
+        f"/api/v1/games/{JHYAP}/rounds", json={"caller": 22, "hands": hands}, headers=auth
+    )
+    assert called.status_code == 201, called.get_json()

@@ -6,11 +6,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from flask import Flask
 from flask_migrate import downgrade, upgrade
 
-from scorekeeper.app import create_app
 from scorekeeper.extensions import db
-from scorekeeper.testing.schemas import fresh_schema
 
 BEFORE = "afaa7cdfff5a"  # figures in columns of their own
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
@@ -102,82 +101,73 @@ def _figure_columns() -> list[dict[str, Any]]:
     ]
 
 
-def test_every_figure_moves_into_tallies_and_back(tmp_path):
-    with fresh_schema("tallies") as url:
-        app = create_app(
-            {"DATABASE_URL": url or f"sqlite:///{tmp_path / 'old.sqlite'}", "RATE_LIMITS": "off"}
-        )
-        try:
-            with app.app_context():
-                upgrade(revision=BEFORE)
-                _insert(ROWS)
-                before = _figure_columns()
-                upgrade()
-                players = sa.Table("players", sa.MetaData(), autoload_with=db.engine)
-                with db.engine.connect() as connection:
-                    tallies = connection.scalars(
-                        sa.select(players.c.tallies).order_by(players.c.id)
-                    ).all()
-            assert tallies == [
-                {"rounds_played": 3, "calls": 2, "calls_won": 1, "halvings": 1, "hand_total": 9},
-                {"rounds_played": 3, "calls": 1, "calls_won": 0, "halvings": 0, "hand_total": 40},
-                {"rounds_played": 3, "tricks_taken": 1, "points_taken": 4},
-                {"rounds_played": 3, "tricks_taken": 2, "points_taken": 23},
-            ]
-            standings = app.test_client().get(f"/api/v1/tables/{'T' * 22}").get_json()["standings"]
-            assert standings == [
-                {
-                    "player": 1,
-                    "name": "P1",
-                    "games_played": 2,
-                    "games_won": 1,
-                    "average_place": 1.5,  # each won one of the two games
-                    "jhyap": {
-                        "games_played": 1,
-                        "rounds_played": 3,
-                        "calls": 2,
-                        "calls_won": 1,
-                        "caught": 1,
-                        "halvings": 1,
-                        "eliminations": 0,
-                        "average_hand": 3.0,
-                    },
-                    "twenty-two": {
-                        "games_played": 1,
-                        "rounds_played": 3,
-                        "tricks_taken": 2,
-                        "points_taken": 23,
-                        "eliminations": 1,
-                    },
-                },
-                {
-                    "player": 2,
-                    "name": "P2",
-                    "games_played": 2,
-                    "games_won": 1,
-                    "average_place": 1.5,  # each won one of the two games
-                    "jhyap": {
-                        "games_played": 1,
-                        "rounds_played": 3,
-                        "calls": 1,
-                        "calls_won": 0,
-                        "caught": 1,
-                        "halvings": 0,
-                        "eliminations": 1,
-                        "average_hand": 13.33,
-                    },
-                    "twenty-two": {
-                        "games_played": 1,
-                        "rounds_played": 3,
-                        "tricks_taken": 1,
-                        "points_taken": 4,
-                        "eliminations": 0,
-                    },
-                },
-            ]
-            with app.app_context():
-                downgrade(revision=BEFORE)
-                assert _figure_columns() == before
-        finally:
-            with app.app_context():
-                db.engine.dispose()
+def test_every_figure_moves_into_tallies_and_back(unmigrated_app: Flask):
+    app = unmigrated_app
+    with app.app_context():
+        upgrade(revision=BEFORE)
+        _insert(ROWS)
+        before = _figure_columns()
+        upgrade()
+        players = sa.Table("players", sa.MetaData(), autoload_with=db.engine)
+        with db.engine.connect() as connection:
+            tallies = connection.scalars(sa.select(players.c.tallies).order_by(players.c.id)).all()
+    assert tallies == [
+        {"rounds_played": 3, "calls": 2, "calls_won": 1, "halvings": 1, "hand_total": 9},
+        {"rounds_played": 3, "calls": 1, "calls_won": 0, "halvings": 0, "hand_total": 40},
+        {"rounds_played": 3, "tricks_taken": 1, "points_taken": 4},
+        {"rounds_played": 3, "tricks_taken": 2, "points_taken": 23},
+    ]
+    standings = app.test_client().get(f"/api/v1/tables/{'T' * 22}").get_json()["standings"]
+    assert standings == [
+        {
+            "player": 1,
+            "name": "P1",
+            "games_played": 2,
+            "games_won": 1,
+            "average_place": 1.5,  # each won one of the two games
+            "jhyap": {
+                "games_played": 1,
+                "rounds_played": 3,
+                "calls": 2,
+                "calls_won": 1,
+                "caught": 1,
+                "halvings": 1,
+                "eliminations": 0,
+                "average_hand": 3.0,
+            },
+            "twenty-two": {
+                "games_played": 1,
+                "rounds_played": 3,
+                "tricks_taken": 2,
+                "points_taken": 23,
+                "eliminations": 1,
+            },
+        },
+        {
+            "player": 2,
+            "name": "P2",
+            "games_played": 2,
+            "games_won": 1,
+            "average_place": 1.5,  # each won one of the two games
+            "jhyap": {
+                "games_played": 1,
+                "rounds_played": 3,
+                "calls": 1,
+                "calls_won": 0,
+                "caught": 1,
+                "halvings": 0,
+                "eliminations": 1,
+                "average_hand": 13.33,
+            },
+            "twenty-two": {
+                "games_played": 1,
+                "rounds_played": 3,
+                "tricks_taken": 1,
+                "points_taken": 4,
+                "eliminations": 0,
+            },
+        },
+    ]
+    with app.app_context():
+        downgrade(revision=BEFORE)
+        assert _figure_columns() == before

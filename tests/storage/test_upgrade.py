@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from flask import Flask
 from flask_migrate import upgrade
 
-from scorekeeper.app import create_app
 from scorekeeper.extensions import db
-from scorekeeper.testing.schemas import fresh_schema
 
 # Rows as the schema before tables (revision d9b21a27ba0d) held them, written by that code.
 BEFORE_TABLES = Path(__file__).with_name("data") / "games_before_tables.json"
@@ -51,16 +50,10 @@ def _load_old_rows() -> dict[str, list[dict[str, Any]]]:
     return dumped
 
 
-def test_games_stored_before_tables_are_read_exported_and_played_after_the_upgrade(tmp_path):
-    with fresh_schema("upgrade") as url:
-        app = create_app(
-            {"DATABASE_URL": url or f"sqlite:///{tmp_path / 'old.sqlite'}", "RATE_LIMITS": "off"}
-        )
-        try:
-            _check_upgrade(app)
-        finally:
-            with app.app_context():
-                db.engine.dispose()
+def test_games_stored_before_tables_are_read_exported_and_played_after_the_upgrade(
+    unmigrated_app: Flask,
+):
+    _check_upgrade(unmigrated_app)
 
 
 def _check_upgrade(app: Any) -> None:
