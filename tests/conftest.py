@@ -10,6 +10,7 @@ module.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -83,7 +84,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Refuse a test that starts a real server (through ``live_server``) without the marker."""
+    """Refuse a test that starts a real server (through ``live_server``) without the marker,
+    and two tests with one node id."""
     unmarked = [
         item.nodeid
         for item in items
@@ -93,6 +95,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if unmarked:
         raise pytest.UsageError(
             "These tests start a real server but lack @pytest.mark.server:\n" + "\n".join(unmarked)
+        )
+    # xdist's loadscope (pyproject.toml) schedules tests by node id, so of two tests with one
+    # id only the first runs; pytest 9.2 gives schemathesis' tests of every operation one id.
+    shared = sorted(nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1)
+    if shared:
+        raise pytest.UsageError(
+            "These node ids name more than one test, so only one of each would run:\n"
+            + "\n".join(shared)
         )
 
 
