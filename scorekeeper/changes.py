@@ -42,6 +42,10 @@ LISTEN_CHECK_SECONDS = 10.0
 """How long the listener waits for a notice before it checks that its connection still answers."""
 RECONNECT_SECONDS = (0.5, 1.0, 2.0, 4.0)
 SQLITE_POLL_SECONDS = 0.1
+REFRESHERS = 8
+"""Games and tables a process reads at once for its streams. On PostgreSQL each read waits
+for the database in turn with every request the worker serves; read one at a time, they fell
+behind from 1,250 tables on (events 96 s late: bench/README.md, "Capacity")."""
 
 log = logging.getLogger("scorekeeper.changes")
 
@@ -94,17 +98,22 @@ class Subscription:
 class ChangeFeed:
     """This process's streams by the game or table they follow, and what tells them of changes.
 
-    A notice names what may have changed; one thread (``_refresh_noticed``) reads each such
-    game or table once, whatever the number of streams that follow it, and hands the update
-    to each of them that does not hold that version yet.
+    A notice names what may have changed; ``REFRESHERS`` threads (``_refresh_noticed``) read
+    each such game or table once, whatever the number of streams that follow it, and hand the
+    update to each of them that does not hold that version yet. They read several games at
+    once, in the order they were noticed, but never one game twice at once, so a stream is
+    never handed an older version after a newer one.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscriptions: dict[Key, set[Subscription]] = {}
-        self._noticed: set[Key] = set()
+        self._noticed: dict[Key, None] = {}
+        """Noticed and not read since, in the order noticed (a dict as an ordered set)."""
+        self._refreshing: set[Key] = set()
         self._notice = threading.Event()
-        self._refresher: threading.Thread | None = None
+        """Set while something noticed may be read."""
+        self._refreshers: list[threading.Thread] = []
         self.refresh: Refresh | None = None
         """Reads a game or table for its streams (``api.events``)."""
         self.hear_others: Callable[[ChangeFeed], Any] | None = None
@@ -118,14 +127,17 @@ class ChangeFeed:
         subscription = Subscription(key, version)
         with self._lock:
             self._subscriptions.setdefault(key, set()).add(subscription)
-            first = self._refresher is None
+            first = not self._refreshers
             if first:
-                self._refresher = threading.Thread(
-                    target=self._refresh_noticed, name="change-feed", daemon=True
-                )
+                self._refreshers = [
+                    threading.Thread(
+                        target=self._refresh_noticed, name=f"change-feed-{n}", daemon=True
+                    )
+                    for n in range(REFRESHERS)
+                ]
         if first:
-            assert self._refresher is not None
-            self._refresher.start()
+            for refresher in self._refreshers:
+                refresher.start()
             if self.hear_others is not None:
                 self.hear_others(self)
         return subscription
@@ -147,7 +159,7 @@ class ChangeFeed:
     def wake(self, keys: Iterable[Key]) -> None:
         """Say that the games and tables ``keys`` may have changed."""
         with self._lock:
-            self._noticed.update(key for key in keys if key in self._subscriptions)
+            self._noticed.update((key, None) for key in keys if key in self._subscriptions)
             if self._noticed:
                 self._notice.set()
 
@@ -166,15 +178,29 @@ class ChangeFeed:
     def _refresh_noticed(self) -> None:
         """Read what was noticed, once each, and hand the updates to the streams that follow."""
         while True:
+            key = self._next_noticed()
+            try:
+                self._refresh(key)
+            except Exception:  # a database that does not answer: the next notice tries again
+                log.exception("Could not read %s %s for its streams", *key)
+            finally:
+                with self._lock:
+                    self._refreshing.discard(key)
+                    if key in self._noticed:  # noticed again while it was read: read it again
+                        self._notice.set()
+
+    def _next_noticed(self) -> Key:
+        """Wait for the first noticed game or table that no other refresher is reading; take it."""
+        while True:
             self._notice.wait()
             with self._lock:
-                self._notice.clear()
-                noticed, self._noticed = self._noticed, set()
-            for key in noticed:
-                try:
-                    self._refresh(key)
-                except Exception:  # a database that does not answer: the next notice tries again
-                    log.exception("Could not read %s %s for its streams", *key)
+                key = next((key for key in self._noticed if key not in self._refreshing), None)
+                if key is None:
+                    self._notice.clear()  # what is left is being read; its refresher sets it
+                    continue
+                del self._noticed[key]
+                self._refreshing.add(key)
+                return key
 
     def _refresh(self, key: Key) -> None:
         with self._lock:
