@@ -31,8 +31,11 @@ keepalive = 5
 # reads): a hall of tables is thousands of them. Past this many a worker accepts no more.
 worker_connections = 10_000
 FILES_BESIDE_CONNECTIONS = 256  # a worker's database connections, log, sockets and modules
-max_requests = 10_000
-max_requests_jitter = 500
+# Workers are never recycled after a number of requests: a worker that stops ends every event
+# stream it holds, and their phones all connect again at once to the other workers (on
+# PostgreSQL at 1,000 tables each recycling made 2,000 streams fail and held events up to
+# 100 s: bench/README.md, "Capacity"); the only worker's restart stops the service.
+max_requests = 0
 # Each worker imports the app itself, after gevent has made the standard library cooperative:
 # what is imported before (in the master, so also this file's imports) keeps waits that block
 # the whole worker (psycopg picks how it waits for the database as it is imported). A HUP
@@ -73,8 +76,8 @@ def allow_open_files(wanted: int) -> bool:
 
 
 def on_starting(server: Any) -> None:
-    """Refuse several workers whose rate-limit counters would each count apart; never recycle a
-    lone worker; allow a worker its connections' files."""
+    """Refuse several workers whose rate-limit counters would each count apart; allow a worker
+    its connections' files."""
     # The settings as the app will read them, without importing the app in the master.
     check_shared_rate_limits(read_settings(Config(PROJECT_ROOT)), server.cfg.workers)
     # Many systems start a process with 1,024 open files at most; each connection is one.
@@ -86,10 +89,6 @@ def on_starting(server: Any) -> None:
             wanted,
             server.cfg.worker_connections,
         )
-    if server.cfg.workers == 1:
-        # Recycling the only worker stops the service while a new one starts, and forgets the
-        # rate-limit counters it keeps in memory: max_requests is for several workers only.
-        server.cfg.set("max_requests", 0)
 
 
 def post_worker_init(worker: Any) -> None:
