@@ -46,12 +46,12 @@ def log(message: str) -> None:
 # Servers
 
 
-def gunicorn(chdir: Path, module: str, port: int, workers: int, threads: int) -> list[str]:
+def gunicorn(chdir: Path, module: str, port: int, workers: int) -> list[str]:
     """The production gunicorn command (as ``scorekeeper serve`` runs it) for ``module``."""
     return [
         *(sys.executable, "-m", "gunicorn", "--chdir", str(chdir)),
         *("--config", "python:scorekeeper.gunicorn_config"),
-        *("--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads)),
+        *("--bind", f"127.0.0.1:{port}", "--workers", str(workers)),
         module,
     ]
 
@@ -366,11 +366,10 @@ def run(args: argparse.Namespace) -> tuple[list[tuple[str, str, bool]], list[str
     }
     migrate = [sys.executable, "-m", "scorekeeper.cli", "migrate"]
     subprocess.run(migrate, cwd=ROOT, env=env, check=True, capture_output=True)
-    settings = (args.workers, args.threads)
     app_port, ceiling_port = free_port(), free_port()
-    app_command = gunicorn(ROOT, "wsgi:app", app_port, *settings)
+    app_command = gunicorn(ROOT, "wsgi:app", app_port, args.workers)
     app = Server(app_command, env, "/api/v1/health", workdir / "app.log")
-    ceiling_command = gunicorn(BENCH, "ceiling_app:app", ceiling_port, *settings)
+    ceiling_command = gunicorn(BENCH, "ceiling_app:app", ceiling_port, args.workers)
     ceiling = Server(ceiling_command, env, "/ceiling", workdir / "ceiling.log")
     with app, ceiling:
         log("seeding through the API")
@@ -513,7 +512,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=16, help="wrk connections (16)")
     parser.add_argument("--wrk-threads", type=int, default=1, help="wrk threads (1)")
     parser.add_argument("--workers", type=int, default=1, help="gunicorn workers, both (1)")
-    parser.add_argument("--threads", type=int, default=8, help="gunicorn threads, both (8)")
     parser.add_argument("--growth-rounds", type=int, default=10_000, help="(10000)")
     parser.add_argument("--export-rounds", type=int, default=1_000, help="(1000)")
     parser.add_argument("--cold-exports", type=int, default=20, help="games exported once (20)")
@@ -536,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
     database = (args.database_url or "sqlite").split(":", 1)[0].split("+", 1)[0]
     print(
         f"{started:%Y-%m-%d %H:%M} UTC, commit {commit()}, {machine()}, {database}; "
-        f"`{command}`: gunicorn --workers {args.workers} --threads {args.threads} for both, "
+        f"`{command}`: gunicorn's gevent worker, --workers {args.workers} for both, "
         f"wrk -t{args.wrk_threads} -c{args.connections}, the loads taking turns "
         f"in {args.slice} s slices, {args.duration} s each in all, after {args.warmup} s "
         "of warm-up.\n"
