@@ -44,8 +44,8 @@ RECONNECT_SECONDS = (0.5, 1.0, 2.0, 4.0)
 SQLITE_POLL_SECONDS = 0.1
 REFRESHERS = 8
 """Games and tables a process reads at once for its streams. On PostgreSQL each read waits
-for the database in turn with every request the worker serves; read one at a time, they fell
-behind from 1,250 tables on (events 96 s late: bench/README.md, "Capacity")."""
+for the database in turn with every request the worker serves, and one at a time they fall
+behind a hall's changes (bench/README.md, "Capacity")."""
 
 log = logging.getLogger("scorekeeper.changes")
 

@@ -32,9 +32,8 @@ keepalive = 5
 worker_connections = 10_000
 FILES_BESIDE_CONNECTIONS = 256  # a worker's database connections, log, sockets and modules
 # Workers are never recycled after a number of requests: a worker that stops ends every event
-# stream it holds, and their phones all connect again at once to the other workers (on
-# PostgreSQL at 1,000 tables each recycling made 2,000 streams fail and held events up to
-# 100 s: bench/README.md, "Capacity"); the only worker's restart stops the service.
+# stream it holds, and their phones all connect again at once to the other workers
+# (bench/README.md, "Capacity"); the only worker's restart stops the service.
 max_requests = 0
 # Each worker imports the app itself, after gevent has made the standard library cooperative:
 # what is imported before (in the master, so also this file's imports) keeps waits that block
